@@ -1,0 +1,196 @@
+#include "host/root.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+
+namespace gdrcheck {
+namespace {
+
+std::vector<std::string> split_path(std::string_view p) {
+  std::vector<std::string> parts;
+  std::size_t i = 0;
+  while (i < p.size()) {
+    while (i < p.size() && p[i] == '/') ++i;
+    std::size_t j = i;
+    while (j < p.size() && p[j] != '/') ++j;
+    if (j > i) parts.emplace_back(p.substr(i, j - i));
+    i = j;
+  }
+  return parts;
+}
+
+std::string join_path(const std::vector<std::string>& parts) {
+  if (parts.empty()) return "/";
+  std::string out;
+  for (const auto& p : parts) {
+    out += '/';
+    out += p;
+  }
+  return out;
+}
+
+constexpr int kMaxSymlinkHops = 40;
+
+}  // namespace
+
+std::string FileRead::reason() const {
+  switch (status) {
+    case Status::Ok:
+      return path + ": ok";
+    case Status::Missing:
+      return path + ": not found";
+    case Status::Denied:
+      return path + ": permission denied";
+    case Status::NotAFile:
+      return path + ": not a regular file";
+    case Status::Error:
+      return path + ": read error (" + detail + ")";
+  }
+  return path;
+}
+
+std::string FileRead::trimmed() const {
+  std::string s = content;
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' ||
+                        s.back() == '\r' || s.back() == '\0'))
+    s.pop_back();
+  return s;
+}
+
+Root::Root(std::string dir) : dir_(std::move(dir)) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+  if (dir_.empty()) dir_ = "/";
+}
+
+std::string Root::host_path(std::string_view inside) const {
+  std::string p(inside);
+  if (p.empty() || p[0] != '/') p = "/" + p;
+  if (dir_ == "/") return p;
+  return dir_ + p;
+}
+
+std::optional<std::string> Root::resolve(std::string_view inside) const {
+  std::vector<std::string> pending = split_path(inside);
+  std::reverse(pending.begin(), pending.end());  // stack: next component at back
+  std::vector<std::string> done;
+  int hops = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.back());
+    pending.pop_back();
+    if (part == ".") continue;
+    if (part == "..") {
+      if (!done.empty()) done.pop_back();
+      continue;
+    }
+    done.push_back(part);
+    std::string host = host_path(join_path(done));
+    char buf[4096];
+    ssize_t n = ::readlink(host.c_str(), buf, sizeof buf - 1);
+    if (n < 0) continue;  // not a link (or missing): keep as written
+    if (++hops > kMaxSymlinkHops) return std::nullopt;
+    std::string target(buf, static_cast<std::size_t>(n));
+    done.pop_back();
+    if (!target.empty() && target[0] == '/') done.clear();
+    std::vector<std::string> tparts = split_path(target);
+    for (auto it = tparts.rbegin(); it != tparts.rend(); ++it) pending.push_back(*it);
+  }
+  return join_path(done);
+}
+
+FileRead Root::read(std::string_view inside, std::size_t max_bytes) const {
+  FileRead r;
+  r.path = std::string(inside);
+  auto resolved = resolve(inside);
+  if (!resolved) {
+    r.status = FileRead::Status::Error;
+    r.detail = "symlink loop";
+    return r;
+  }
+  std::string host = host_path(*resolved);
+  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    int e = errno;
+    if (e == ENOENT || e == ENOTDIR) r.status = FileRead::Status::Missing;
+    else if (e == EACCES || e == EPERM) r.status = FileRead::Status::Denied;
+    else {
+      r.status = FileRead::Status::Error;
+      r.detail = std::strerror(e);
+    }
+    return r;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    r.status = FileRead::Status::NotAFile;
+    return r;
+  }
+  // sysfs reports 4096 as the size of every attribute: read until EOF.
+  std::string out;
+  char buf[8192];
+  while (out.size() < max_bytes) {
+    std::size_t want = std::min(sizeof buf, max_bytes - out.size());
+    ssize_t n = ::read(fd, buf, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      r.status = (e == EACCES || e == EPERM) ? FileRead::Status::Denied : FileRead::Status::Error;
+      r.detail = std::strerror(e);
+      return r;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  r.status = FileRead::Status::Ok;
+  r.content = std::move(out);
+  return r;
+}
+
+std::optional<std::string> Root::readlink(std::string_view inside) const {
+  auto parent = resolve(inside.substr(0, inside.rfind('/') == std::string_view::npos ? 0 : inside.rfind('/')));
+  if (!parent) return std::nullopt;
+  std::string leaf(inside.substr(inside.rfind('/') + 1));
+  std::string host = host_path(*parent == "/" ? "/" + leaf : *parent + "/" + leaf);
+  char buf[4096];
+  ssize_t n = ::readlink(host.c_str(), buf, sizeof buf - 1);
+  if (n < 0) return std::nullopt;
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+bool Root::exists(std::string_view inside) const {
+  auto resolved = resolve(inside);
+  if (!resolved) return false;
+  struct stat st {};
+  return ::stat(host_path(*resolved).c_str(), &st) == 0;
+}
+
+bool Root::is_dir(std::string_view inside) const {
+  auto resolved = resolve(inside);
+  if (!resolved) return false;
+  struct stat st {};
+  return ::stat(host_path(*resolved).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::vector<std::string> Root::list(std::string_view inside) const {
+  std::vector<std::string> names;
+  auto resolved = resolve(inside);
+  if (!resolved) return names;
+  DIR* d = ::opendir(host_path(*resolved).c_str());
+  if (!d) return names;
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(std::move(n));
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace gdrcheck

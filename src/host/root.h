@@ -1,0 +1,66 @@
+// Root: a directory that stands for "/". Every file gdrcheck reads goes
+// through one, so the same code checks a live node (Root("/")) and a
+// recorded one (Root("/tmp/capture")). Symlinks are resolved inside the
+// root, never against the live file system.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdrcheck {
+
+// The outcome of reading one file. A missing or unreadable file is a value,
+// not an exception: checks turn it into an UNKNOWN finding with `reason()`.
+struct FileRead {
+  enum class Status { Ok, Missing, Denied, NotAFile, Error };
+  Status status = Status::Missing;
+  std::string path;     // as seen inside the root, e.g. "/sys/bus/pci/devices/0000:17:00.0/config"
+  std::string content;  // raw bytes when ok()
+  std::string detail;   // errno text for Error
+
+  bool ok() const { return status == Status::Ok; }
+  // One line for the user: "/sys/.../config: permission denied".
+  std::string reason() const;
+  // Content with trailing whitespace/newlines removed (sysfs values end in "\n").
+  std::string trimmed() const;
+};
+
+class Root {
+ public:
+  explicit Root(std::string dir = "/");
+
+  const std::string& dir() const { return dir_; }
+  bool is_live() const { return dir_ == "/"; }
+
+  // Path on the real file system for a path inside the root.
+  std::string host_path(std::string_view inside) const;
+
+  // Reads at most max_bytes of a file (sysfs attributes are small; `config`
+  // is at most 4096). Follows symlinks inside the root.
+  FileRead read(std::string_view inside, std::size_t max_bytes = 1 << 20) const;
+
+  // The raw target of a symlink, without following it. Recorded `driver`
+  // links often dangle; their basename is still the driver's name.
+  std::optional<std::string> readlink(std::string_view inside) const;
+
+  // Canonical path inside the root with every symlink resolved against the
+  // root (relative targets against the link's directory, absolute targets
+  // re-rooted, ".." stopping at the root). Components that do not exist are
+  // kept as written. nullopt on a symlink loop.
+  std::optional<std::string> resolve(std::string_view inside) const;
+
+  bool exists(std::string_view inside) const;
+  bool is_dir(std::string_view inside) const;
+
+  // Entry names of a directory (sorted, without "." and ".."); empty when
+  // the directory is missing or unreadable.
+  std::vector<std::string> list(std::string_view inside) const;
+
+ private:
+  std::string dir_;  // without trailing slash, except for "/"
+};
+
+}  // namespace gdrcheck

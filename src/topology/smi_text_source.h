@@ -1,0 +1,19 @@
+// Reads pasted `nvidia-smi topo -m` / `topo -mp` text into a Topology with
+// no tree: endpoints (GPUs, NICs) and the matrix exactly as printed.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "topology/topology.h"
+
+namespace gdrcheck {
+
+// True when the text looks like an nvidia-smi topology matrix (a header row
+// with GPU0 and at least one row of known codes). Used for auto-detection.
+bool looks_like_smi_text(std::string_view text);
+
+// Throws InputError(source_name, problem) when the text is not a matrix.
+Topology read_smi_text(std::string_view text, const std::string& source_name);
+
+}  // namespace gdrcheck

@@ -1,0 +1,70 @@
+#include "topology/topology.h"
+
+#include <algorithm>
+
+namespace gdrcheck {
+
+const char* source_kind_name(SourceKind k) {
+  switch (k) {
+    case SourceKind::Sysfs: return "sysfs";
+    case SourceKind::HwlocXml: return "hwloc-xml";
+    case SourceKind::NcclXml: return "nccl-xml";
+    case SourceKind::SmiText: return "smi-text";
+  }
+  return "unknown";
+}
+
+const char* device_role_name(DeviceRole r) {
+  switch (r) {
+    case DeviceRole::Gpu: return "gpu";
+    case DeviceRole::NvSwitch: return "nvswitch";
+    case DeviceRole::Nic: return "nic";
+    case DeviceRole::Nvme: return "nvme";
+    case DeviceRole::Extra: return "extra";
+  }
+  return "extra";
+}
+
+int Topology::root_of(int node) const {
+  if (node < 0) return -1;
+  while (nodes[node].parent >= 0) node = nodes[node].parent;
+  return node;
+}
+
+std::vector<int> Topology::bridge_chain(int node) const {
+  std::vector<int> chain;
+  if (node < 0) return chain;
+  for (int p = nodes[node].parent; p >= 0; p = nodes[p].parent)
+    if (nodes[p].kind == PciNode::Kind::Bridge) chain.push_back(p);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+const Endpoint* Topology::find(const std::string& id) const {
+  for (const auto& e : endpoints)
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+std::vector<const Endpoint*> Topology::with_role(DeviceRole r) const {
+  std::vector<const Endpoint*> out;
+  for (const auto& e : endpoints)
+    if (e.role == r) out.push_back(&e);
+  return out;
+}
+
+Locality Topology::locality_of(int node) const {
+  for (int n = node; n >= 0; n = nodes[n].parent)
+    if (nodes[n].locality.known() || !nodes[n].locality.cpus.empty()) return nodes[n].locality;
+  return {};
+}
+
+int Topology::add_node(PciNode n) {
+  int idx = static_cast<int>(nodes.size());
+  int parent = n.parent;
+  nodes.push_back(std::move(n));
+  if (parent >= 0) nodes[parent].children.push_back(idx);
+  return idx;
+}
+
+}  // namespace gdrcheck
