@@ -1,1 +1,238 @@
+// The sysfs (through hwloc) and hwloc XML readers on real recorded machines,
+// with the expected path classes from tests/data/recorded/README.md.
+#include "topology/hwloc_source.h"
+
 #include <gtest/gtest.h>
+
+#include "recorded_fixtures.h"
+#include "topology/input_error.h"
+#include "topology/path_class.h"
+
+namespace gdrcheck {
+namespace {
+
+using testing::mic_root;
+using testing::p100_vm_root;
+using testing::qib_root;
+using testing::test_data;
+using testing::ve_root;
+
+const Endpoint& by_address(const Topology& t, const std::string& bdf) {
+  for (const auto& e : t.endpoints)
+    if (e.address && e.address->str() == bdf) return e;
+  throw std::runtime_error("no endpoint at " + bdf);
+}
+
+const Endpoint& by_name(const Topology& t, const std::string& name) {
+  for (const auto& e : t.endpoints)
+    if (e.name == name) return e;
+  throw std::runtime_error("no endpoint named " + name);
+}
+
+std::string code(const Topology& t, const Endpoint& a, const Endpoint& b) { return smi_class(t, a, b).code(); }
+
+DeviceSelection accelerators() {
+  DeviceSelection sel;
+  sel.class_prefixes.push_back(0x0b40);
+  return sel;
+}
+
+// --- Supermicro SYS-4029GP-TRT2: 8 NEC VE behind 2 PLX switches, 2 ConnectX-4 ---
+
+TEST(SysfsVe, ExpectedPixNodeTable) {
+  Topology t = read_sysfs_topology(Root(ve_root()), accelerators());
+  const Endpoint& nic_a = by_address(t, "0000:1a:00.0");
+  const Endpoint& nic_b = by_address(t, "0000:3e:00.0");
+  for (const char* ve : {"0000:1b:00.0", "0000:1c:00.0", "0000:1d:00.0", "0000:1e:00.0"}) {
+    EXPECT_EQ(code(t, by_address(t, ve), nic_a), "PIX") << ve;
+    EXPECT_EQ(code(t, by_address(t, ve), nic_b), "NODE") << ve;
+  }
+  for (const char* ve : {"0000:3d:00.0", "0000:3f:00.0", "0000:40:00.0", "0000:41:00.0"}) {
+    EXPECT_EQ(code(t, by_address(t, ve), nic_a), "NODE") << ve;
+    EXPECT_EQ(code(t, by_address(t, ve), nic_b), "PIX") << ve;
+  }
+}
+
+TEST(SysfsVe, InventoryWithoutRdmaClass) {
+  Topology t = read_sysfs_topology(Root(ve_root()), accelerators());
+  EXPECT_EQ(t.kind, SourceKind::Sysfs);
+  EXPECT_TRUE(t.with_role(DeviceRole::Gpu).empty());  // no NVIDIA GPU
+  EXPECT_EQ(t.with_role(DeviceRole::Extra).size(), 8u);
+  auto nics = t.with_role(DeviceRole::Nic);
+  ASSERT_EQ(nics.size(), 2u);  // the Intel X722 ports are not RDMA NICs
+  for (const Endpoint* n : nics) {
+    EXPECT_FALSE(n->rdma_device);
+    EXPECT_NE(n->model.find("ConnectX-4"), std::string::npos);
+    EXPECT_EQ(n->attributes.at("driver"), "mlx5_core");  // from a dangling link
+  }
+  ASSERT_FALSE(t.notes.empty());
+  EXPECT_NE(t.notes[0].find("/sys/class/infiniband"), std::string::npos);
+}
+
+TEST(SysfsVe, LinkFilesAndTheSlowFunction) {
+  Topology t = read_sysfs_topology(Root(ve_root()));
+  int slow = -1, fast = -1;
+  for (int i = 0; i < static_cast<int>(t.nodes.size()); ++i) {
+    if (!t.nodes[i].address) continue;
+    if (t.nodes[i].address->str() == "0000:60:00.0") slow = i;
+    if (t.nodes[i].address->str() == "0000:1a:00.0") fast = i;
+  }
+  ASSERT_GE(slow, 0);
+  ASSERT_GE(fast, 0);
+  EXPECT_DOUBLE_EQ(*t.nodes[slow].link.current_gts, 2.5);
+  EXPECT_DOUBLE_EQ(*t.nodes[slow].link.max_gts, 8.0);
+  EXPECT_EQ(*t.nodes[fast].link.current_width, 16);
+  EXPECT_EQ(t.nodes[fast].pci_class, 0x020700u);  // full class from sysfs, not hwloc's 16 bits
+}
+
+TEST(SysfsVe, ExtraDeviceByAddress) {
+  DeviceSelection sel;
+  sel.addresses.push_back(*PciAddress::parse("0000:1b:00.0"));
+  Topology t = read_sysfs_topology(Root(ve_root()), sel);
+  auto extra = t.with_role(DeviceRole::Extra);
+  ASSERT_EQ(extra.size(), 1u);
+  EXPECT_EQ(extra[0]->id, "DEV0");
+  EXPECT_EQ(code(t, *extra[0], by_address(t, "0000:1a:00.0")), "PIX");
+}
+
+// --- Xeon Phi + ConnectX-3 (mlx4_0), a non-PCI scif0 ---
+
+TEST(SysfsMic, PhiToMlx4IsPhbAndScifIsSkipped) {
+  Topology t = read_sysfs_topology(Root(mic_root()), accelerators());
+  auto nics = t.with_role(DeviceRole::Nic);
+  ASSERT_EQ(nics.size(), 1u);  // scif0 has no PCI device
+  EXPECT_EQ(nics[0]->name, "mlx4_0");
+  EXPECT_TRUE(nics[0]->rdma_device);
+  EXPECT_EQ(nics[0]->locality.numa, 1);
+  EXPECT_EQ(code(t, by_address(t, "0000:83:00.0"), *nics[0]), "PHB");
+}
+
+// --- QLogic IBA7322: an RDMA NIC, no GPU, no locality ---
+
+TEST(SysfsQib, NicButNoGpuAndUnknownLocality) {
+  Topology t = read_sysfs_topology(Root(qib_root()));
+  EXPECT_TRUE(t.with_role(DeviceRole::Gpu).empty());
+  auto nics = t.with_role(DeviceRole::Nic);
+  ASSERT_EQ(nics.size(), 1u);
+  EXPECT_EQ(nics[0]->name, "qib0");
+  EXPECT_EQ(nics[0]->locality.numa, -1);  // numa_node -1, no local cpus: unknown, not guessed
+  EXPECT_EQ(nics[0]->attributes.at("numa_node"), "-1");
+}
+
+// --- QEMU VM with a passed-through P100: no config, no link files ---
+
+TEST(SysfsVm, OneGpuNoNicMissingFiles) {
+  Topology t = read_sysfs_topology(Root(p100_vm_root()));
+  auto gpus = t.with_role(DeviceRole::Gpu);
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_EQ(gpus[0]->address->str(), "0000:06:00.0");
+  EXPECT_NE(gpus[0]->model.find("P100"), std::string::npos);
+  EXPECT_EQ(gpus[0]->attributes.at("numa_node"), "-1");
+  EXPECT_EQ(gpus[0]->attributes.at("driver"), "nvidia");
+  EXPECT_TRUE(t.with_role(DeviceRole::Nic).empty());
+  const PciNode& n = t.nodes[gpus[0]->node];
+  EXPECT_FALSE(n.link.current_gts.has_value());  // no link files in the capture
+}
+
+TEST(SysfsMissing, EmptyRootGivesEmptyTopologyWithNote) {
+  char tmpl[] = "/tmp/gdrcheck-empty-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  Topology t = read_sysfs_topology(Root(dir));
+  EXPECT_TRUE(t.endpoints.empty());
+  bool noted = false;
+  for (const auto& n : t.notes) noted |= n.find("/sys/bus/pci/devices") != std::string::npos;
+  EXPECT_TRUE(noted);
+  ::rmdir(dir.c_str());
+}
+
+// --- hwloc XML of real servers ---
+
+TEST(HwlocXmlDgx2, PublishedGpuMatrix) {
+  Topology t = read_hwloc_xml(test_data("recorded/hwloc/xml/nvidiaDGX2.xml"));
+  auto gpus = t.with_role(DeviceRole::Gpu);
+  ASSERT_EQ(gpus.size(), 16u);
+  EXPECT_EQ(t.with_role(DeviceRole::NvSwitch).size(), 11u);  // the file holds 11 of the 12
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      std::string want = i == j                 ? "X"
+                         : i / 2 == j / 2       ? "PIX"
+                         : i / 4 == j / 4       ? "PXB"
+                         : i / 8 == j / 8       ? "NODE"
+                                                : "SYS";
+      EXPECT_EQ(code(t, *gpus[i], *gpus[j]), want) << "GPU" << i << " GPU" << j;
+    }
+}
+
+TEST(HwlocXmlSl390s, PhbAndSys) {
+  Topology t = read_hwloc_xml(test_data("recorded/hwloc/xml/24em64t-2n6c2t-pci.xml"));
+  const Endpoint& nic = by_name(t, "mlx4_0");
+  EXPECT_EQ(code(t, by_address(t, "0000:06:00.0"), nic), "PHB");
+  EXPECT_EQ(code(t, by_address(t, "0000:11:00.0"), nic), "SYS");
+  EXPECT_EQ(code(t, by_address(t, "0000:14:00.0"), nic), "SYS");
+  // GPUs are numbered in bus order like nvidia-smi.
+  EXPECT_EQ(t.find("GPU1")->address->str(), "0000:11:00.0");
+}
+
+// Sub-NUMA clustering: pairs on one socket but different NUMA nodes are SYS
+// (the NUMA rule nvidia-smi applies); the reason names the shared socket.
+TEST(HwlocXmlXe8640, H100ConnectXPairs) {
+  Topology t = read_hwloc_xml(test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml"));
+  ASSERT_EQ(t.with_role(DeviceRole::Gpu).size(), 4u);
+  ASSERT_EQ(t.with_role(DeviceRole::Nic).size(), 4u);
+  const char* nics[] = {"mlx5_2", "mlx5_0", "mlx5_1", "mlx5_3"};
+  const char* gpus[] = {"0000:5f:00.0", "0000:4e:00.0", "0000:db:00.0", "0000:cb:00.0"};
+  const char* want[4][4] = {{"PIX", "SYS", "SYS", "SYS"},
+                            {"SYS", "PIX", "PIX", "SYS"},
+                            {"SYS", "SYS", "SYS", "PIX"},
+                            {"SYS", "SYS", "SYS", "SYS"}};
+  for (int g = 0; g < 4; ++g)
+    for (int n = 0; n < 4; ++n)
+      EXPECT_EQ(code(t, by_address(t, gpus[g]), by_name(t, nics[n])), want[g][n]) << gpus[g] << " " << nics[n];
+  SmiClass snc = smi_class(t, by_address(t, "0000:5f:00.0"), by_name(t, "mlx5_0"));
+  EXPECT_NE(snc.why.find("same socket"), std::string::npos);
+  EXPECT_EQ(t.numa_count, 8);
+}
+
+TEST(HwlocXmlLassen, Power9NodeAndSys) {
+  Topology t = read_hwloc_xml(test_data("recorded/flux/lassen6-power9-4xV100.xml"));
+  for (const char* g : {"0004:04:00.0", "0004:05:00.0"}) {
+    EXPECT_EQ(code(t, by_address(t, g), by_name(t, "mlx5_0")), "NODE");
+    EXPECT_EQ(code(t, by_address(t, g), by_name(t, "mlx5_3")), "SYS");
+  }
+  for (const char* g : {"0035:03:00.0", "0035:04:00.0"}) {
+    EXPECT_EQ(code(t, by_address(t, g), by_name(t, "mlx5_1")), "SYS");
+    EXPECT_EQ(code(t, by_address(t, g), by_name(t, "mlx5_2")), "NODE");
+  }
+}
+
+TEST(HwlocXmlCorona, AmdGpusAreNotNvidiaGpus) {
+  Topology t = read_hwloc_xml(test_data("recorded/flux/corona263-8xMI50.xml"));
+  EXPECT_TRUE(t.with_role(DeviceRole::Gpu).empty());
+  DeviceSelection amd;
+  amd.class_prefixes.push_back(0x0380);
+  Topology with_amd = read_hwloc_xml(test_data("recorded/flux/corona263-8xMI50.xml"), amd);
+  const Endpoint& nic = by_name(with_amd, "mlx5_0");
+  EXPECT_EQ(code(with_amd, by_address(with_amd, "0000:c3:00.0"), nic), "PHB");
+  for (const char* g : {"0000:83:00.0", "0000:a3:00.0", "0000:e3:00.0"})
+    EXPECT_EQ(code(with_amd, by_address(with_amd, g), nic), "NODE") << g;
+  for (const char* g : {"0000:03:00.0", "0000:27:00.0", "0000:43:00.0", "0000:63:00.0"})
+    EXPECT_EQ(code(with_amd, by_address(with_amd, g), nic), "SYS") << g;
+}
+
+TEST(HwlocXmlErrors, NcclXmlAndGarbageAreInputErrors) {
+  EXPECT_THROW(read_hwloc_xml(test_data("recorded/azhpc-images/ndv4-topo.xml")), InputError);
+  EXPECT_THROW(read_hwloc_xml("/nonexistent/file.xml"), InputError);
+  try {
+    read_hwloc_xml(test_data("recorded/azhpc-images/ndv4-topo.xml"));
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), test_data("recorded/azhpc-images/ndv4-topo.xml"));
+  }
+}
+
+TEST(HwlocXmlDetect, LooksLikeHwloc) {
+  EXPECT_TRUE(looks_like_hwloc_xml("<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n<topology version=\"2.0\">"));
+  EXPECT_FALSE(looks_like_hwloc_xml("<system version=\"1\">"));
+}
+
+}  // namespace
+}  // namespace gdrcheck

@@ -1,1 +1,52 @@
-// placeholder
+#include "recorded_fixtures.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace gdrcheck::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Extracted {
+  std::map<std::string, std::string> roots;  // tarball → extraction dir
+  std::mutex mu;
+  ~Extracted() {
+    for (const auto& [tarball, dir] : roots) {
+      std::error_code ec;
+      // Recorded trees carry read-only directories; make them removable first.
+      std::system(("chmod -R u+w '" + dir + "' 2>/dev/null").c_str());
+      fs::remove_all(dir, ec);
+    }
+  }
+};
+
+Extracted& extracted() {
+  static Extracted e;
+  return e;
+}
+
+}  // namespace
+
+std::string test_data(const std::string& relative) { return std::string(GDRCHECK_TEST_DATA) + "/" + relative; }
+
+std::string recorded_root(const std::string& tarball, const std::string& top_folder) {
+  Extracted& e = extracted();
+  std::lock_guard<std::mutex> lock(e.mu);
+  auto it = e.roots.find(tarball);
+  if (it == e.roots.end()) {
+    char tmpl[] = "/tmp/gdrcheck-test-XXXXXX";
+    if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+    std::string dir = tmpl;
+    // Paths are our own test data, never user input.
+    std::string cmd = "tar -xf '" + test_data(tarball) + "' -C '" + dir + "' 2>/dev/null";
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot extract " + tarball);
+    it = e.roots.emplace(tarball, dir).first;
+  }
+  return top_folder.empty() ? it->second : it->second + "/" + top_folder;
+}
+
+}  // namespace gdrcheck::testing

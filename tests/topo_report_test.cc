@@ -1,1 +1,128 @@
+// `gdrcheck topo` end to end: text and JSON for each kind of source, and
+// clear errors for bad input.
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "recorded_fixtures.h"
+#include "report/topo_json.h"
+#include "report/topo_text.h"
+#include "run_binary.h"
+#include "topology/hwloc_source.h"
+#include "topology/path_matrix.h"
+
+namespace gdrcheck {
+namespace {
+
+using nlohmann::json;
+using testing::run_gdrcheck;
+using testing::test_data;
+
+const std::string kXe8640 = "recorded/flux/ipa20-dell-xe8640-4xH100.xml";
+
+TEST(TopoText, MatrixLegendAndClosestNics) {
+  Topology t = read_hwloc_xml(test_data(kXe8640));
+  std::string text = render_topo_text(t, compute_paths(t));
+  EXPECT_NE(text.find("GPU0  "), std::string::npos);
+  EXPECT_NE(text.find("NIC Legend:"), std::string::npos);
+  EXPECT_NE(text.find("NIC2: mlx5_2 (0000:5e:00.0)"), std::string::npos);
+  EXPECT_NE(text.find("PIX  = Connection traversing at most a single PCIe bridge"), std::string::npos);
+  // GPU0 (5f:00.0) shares its switch with mlx5_2.
+  EXPECT_NE(text.find("GPU0  NIC2 mlx5_2  PIX; NCCL PIX (GPUDirect RDMA by default)"), std::string::npos) << text;
+  // GPU3 has no NIC on its NUMA node.
+  EXPECT_NE(text.find("(NCCL stages through host memory by default)"), std::string::npos);
+  EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
+}
+
+TEST(TopoText, SaysPlainlyWhenThereIsNoGpu) {
+  Topology t = read_sysfs_topology(Root(testing::qib_root()));
+  std::string text = render_topo_text(t, compute_paths(t));
+  EXPECT_NE(text.find("No NVIDIA GPU found"), std::string::npos);
+}
+
+TEST(TopoJson, SchemaShape) {
+  Topology t = read_hwloc_xml(test_data(kXe8640));
+  json j = topo_json(t, compute_paths(t));
+  EXPECT_EQ(j["schema"], "gdrcheck.topo/1");
+  EXPECT_EQ(j["source"]["kind"], "hwloc-xml");
+  ASSERT_EQ(j["gpus"].size(), 4u);
+  EXPECT_EQ(j["gpus"][0]["id"], "GPU0");
+  EXPECT_EQ(j["gpus"][0]["bdf"], "0000:4e:00.0");
+  EXPECT_EQ(j["gpus"][0]["numa_node"], 3);
+  EXPECT_EQ(j["nics"][0]["name"], "mlx5_0");
+  EXPECT_EQ(j["matrix"]["GPU0"]["NIC0"], "PIX");
+  EXPECT_EQ(j["matrix"]["GPU0"]["GPU0"], "X");
+  EXPECT_EQ(j["nccl_matrix"]["GPU0"]["NIC0"], "PIX");
+  EXPECT_EQ(j["cpu_affinity"]["GPU0"], "42-55,154-167");
+  EXPECT_EQ(j["numa_affinity"]["GPU0"], "3");
+}
+
+TEST(TopoCli, HwlocXmlFile) {
+  auto r = run_gdrcheck({"topo", test_data(kXe8640)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Topology from hwloc XML"), std::string::npos);
+}
+
+TEST(TopoCli, RecordedRootJson) {
+  auto r = run_gdrcheck({"topo", "--root", testing::ve_root(), "--class", "0x0b40", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["source"]["kind"], "sysfs");
+  EXPECT_EQ(j["gpus"].size(), 0u);
+  EXPECT_EQ(j["devices"].size(), 8u);
+  EXPECT_EQ(j["matrix"]["DEV0"]["NIC0"], "PIX");
+  EXPECT_EQ(j["matrix"]["DEV0"]["NIC1"], "NODE");
+  EXPECT_EQ(j["nics"][0]["rdma_device"], false);
+}
+
+TEST(TopoCli, StdinInput) {
+  auto r = run_gdrcheck({"topo", "-", "--json"}, "not a topology at all\n");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("-: not a topology"), std::string::npos) << r.err;
+}
+
+TEST(TopoCli, BadInputNamesTheFileAndExits3) {
+  char tmpl[] = "/tmp/gdrcheck-bad-XXXXXX";
+  int fd = ::mkstemp(tmpl);
+  const char binary[] = {'\x7f', 'E', 'L', 'F', '\0', '\1', '\2', '\0'};
+  ASSERT_EQ(::write(fd, binary, sizeof binary), static_cast<ssize_t>(sizeof binary));
+  ::close(fd);
+  auto r = run_gdrcheck({"topo", tmpl});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find(std::string(tmpl) + ": binary data"), std::string::npos) << r.err;
+  ::unlink(tmpl);
+}
+
+TEST(TopoCli, TruncatedXmlIsAClearError) {
+  std::string path = "/tmp/gdrcheck-trunc.xml";
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"", f);
+    std::fclose(f);
+  }
+  auto r = run_gdrcheck({"topo", path});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find(path + ":"), std::string::npos) << r.err;
+  std::remove(path.c_str());
+}
+
+TEST(TopoCli, MissingFileAndDirectory) {
+  auto r = run_gdrcheck({"topo", "/nonexistent/topo.xml"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("/nonexistent/topo.xml: no such file"), std::string::npos);
+  auto d = run_gdrcheck({"topo", "/tmp"});
+  EXPECT_EQ(d.exit_code, 3);
+  EXPECT_NE(d.err.find("use --root"), std::string::npos);
+  auto root = run_gdrcheck({"topo", "--root", "/nonexistent-root"});
+  EXPECT_EQ(root.exit_code, 3);
+}
+
+TEST(TopoCli, UsageErrorsExit64) {
+  EXPECT_EQ(run_gdrcheck({"topo", "--bogus"}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"topo", "--device", "zz", test_data(kXe8640)}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"topo", "--kind", "yaml", test_data(kXe8640)}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"nosuchcommand"}).exit_code, 64);
+}
+
+}  // namespace
+}  // namespace gdrcheck

@@ -1,1 +1,26 @@
-int main() { return 0; }
+// gdrcheck: is GPUDirect RDMA really on the data path, on every GPU of
+// every node — and if not, why, and what is the fix?
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gdrcheck " GDRCHECK_VERSION " — proves GPUDirect RDMA is active and correctly routed"};
+  app.set_version_flag("--version", "gdrcheck " GDRCHECK_VERSION);
+  app.require_subcommand(0, 1);
+  gdrcheck::CommandRun topo = gdrcheck::add_topo_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return gdrcheck::kExitUsage;
+  }
+  if (app.got_subcommand("topo")) return topo();
+  return gdrcheck::run_default(GDRCHECK_DATA_DIR);
+}

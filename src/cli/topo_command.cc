@@ -1,1 +1,116 @@
-// placeholder
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "report/topo_json.h"
+#include "report/topo_text.h"
+#include "topology/input_error.h"
+#include "topology/path_matrix.h"
+#include "topology/topology_loader.h"
+
+namespace gdrcheck {
+namespace {
+
+struct TopoOptions {
+  std::string root;
+  std::string file;
+  std::string kind = "auto";
+  std::vector<std::string> devices;
+  std::vector<std::string> classes;
+  bool json = false;
+  bool no_bcm_flatten = false;
+};
+
+DeviceSelection selection_from(const TopoOptions& o) {
+  DeviceSelection sel;
+  for (const auto& d : o.devices) {
+    auto a = PciAddress::parse(d);
+    if (!a) throw CLI::ValidationError("--device", "'" + d + "' is not a PCI address (dddd:bb:dd.f)");
+    sel.addresses.push_back(*a);
+  }
+  for (const auto& c : o.classes) {
+    std::size_t used = 0;
+    unsigned long v = 0;
+    try {
+      v = std::stoul(c, &used, 16);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != c.size() || v == 0 || v > 0xffffff)
+      throw CLI::ValidationError("--class", "'" + c + "' is not a PCI class code (e.g. 0x0b40)");
+    sel.class_prefixes.push_back(static_cast<uint32_t>(v));
+  }
+  return sel;
+}
+
+int print_topology(const Topology& t, const TopoOptions& o) {
+  NcclViewOptions view;
+  view.flatten_bcm = !o.no_bcm_flatten;
+  TopologyPaths paths = compute_paths(t, view);
+  if (o.json) std::cout << topo_json(t, paths).dump(2) << "\n";
+  else std::cout << render_topo_text(t, paths, TextStyle{static_cast<bool>(::isatty(1))});
+  return kExitOk;
+}
+
+int run_topo(const TopoOptions& o) {
+  try {
+    DeviceSelection sel = selection_from(o);
+    TopologyFileKind kind{};
+    if (!parse_topology_file_kind(o.kind, &kind)) {
+      std::cerr << "gdrcheck topo: --kind must be auto, hwloc-xml, nccl-xml or smi-text\n";
+      return kExitUsage;
+    }
+    Topology t = o.file.empty() ? load_topology_root(o.root.empty() ? "/" : o.root, sel)
+                                : load_topology_file(o.file, kind, sel);
+    return print_topology(t, o);
+  } catch (const InputError& e) {
+    std::cerr << "gdrcheck topo: " << e.what() << "\n";
+    return kExitUnknown;
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "gdrcheck topo: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace
+
+CommandRun add_topo_command(CLI::App& app) {
+  auto o = std::make_shared<TopoOptions>();
+  CLI::App* cmd = app.add_subcommand("topo", "GPU/NIC matrix like nvidia-smi topo -m, plus NCCL's own view");
+  cmd->add_option("file", o->file,
+                  "hwloc XML, NCCL topology XML or nvidia-smi topo -m text to read instead of a host ('-' = stdin)");
+  auto* root = cmd->add_option("--root", o->root, "directory standing for / (a recorded host); default: this machine");
+  cmd->add_option("--kind", o->kind, "force the file kind: auto, hwloc-xml, nccl-xml, smi-text")->capture_default_str();
+  cmd->add_option("--device", o->devices, "also place this PCI function (dddd:bb:dd.f); repeatable");
+  cmd->add_option("--class", o->classes, "also place functions of this PCI class (e.g. 0x0b40); repeatable");
+  cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.topo/1)");
+  cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten, "NCCL's view as before 2.20 (no Broadcom switch flattening)");
+  root->excludes(cmd->get_option("file"));
+  return [o] { return run_topo(*o); };
+}
+
+int run_default(const std::string& data_dir) {
+  TopoOptions live;
+  Topology t;
+  try {
+    t = load_topology_root("/");
+  } catch (const InputError& e) {
+    std::cerr << "gdrcheck: " << e.what() << "\n";
+  }
+  if (!t.with_role(DeviceRole::Gpu).empty()) return print_topology(t, live);
+  std::cout << "This machine has no NVIDIA GPU (none found under /sys/bus/pci/devices): nothing to check here.\n";
+  if (!t.endpoints.empty() || !t.nodes.empty()) {
+    std::cout << "\n";
+    print_topology(t, live);
+  }
+  TopoOptions example;
+  example.file = data_dir + "/tests/data/recorded/flux/ipa20-dell-xe8640-4xH100.xml";
+  std::cout << "\n=== Example: a recorded Dell PowerEdge XE8640 (4x H100 SXM5, ConnectX-7/ConnectX-6) ===\n"
+            << "(gdrcheck topo " << example.file << ")\n\n";
+  return run_topo(example);
+}
+
+}  // namespace gdrcheck

@@ -1,1 +1,48 @@
-// placeholder
+#include "host/pci_names.h"
+
+#include <mutex>
+
+extern "C" {
+#include <pci/pci.h>
+}
+
+namespace gdrcheck {
+namespace {
+
+// libpci's default error handler exits the process; a missing pci.ids must
+// only mean "no name", so errors and warnings are swallowed.
+void quiet(char*, ...) {}
+
+pci_access* name_access() {
+  static std::once_flag once;
+  static pci_access* access = nullptr;
+  std::call_once(once, [] {
+    access = pci_alloc();
+    if (!access) return;
+    access->error = quiet;
+    access->warning = quiet;
+    access->debug = quiet;
+    // Names only: never scan the bus (the host may not be the one checked).
+  });
+  return access;
+}
+
+std::string lookup(int flags, uint16_t vendor, uint16_t device) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  pci_access* a = name_access();
+  if (!a) return "";
+  char buf[256];
+  const char* name = pci_lookup_name(a, buf, sizeof buf, flags | PCI_LOOKUP_NO_NUMBERS, vendor, device);
+  return name ? std::string(name) : std::string();
+}
+
+}  // namespace
+
+std::string pci_device_name(uint16_t vendor, uint16_t device) {
+  return lookup(PCI_LOOKUP_DEVICE, vendor, device);
+}
+
+std::string pci_vendor_name(uint16_t vendor) { return lookup(PCI_LOOKUP_VENDOR, vendor, 0); }
+
+}  // namespace gdrcheck

@@ -39,20 +39,15 @@ constexpr int kMaxSymlinkHops = 40;
 
 }  // namespace
 
-std::string FileRead::reason() const {
+std::string FileRead::problem() const {
   switch (status) {
-    case Status::Ok:
-      return path + ": ok";
-    case Status::Missing:
-      return path + ": not found";
-    case Status::Denied:
-      return path + ": permission denied";
-    case Status::NotAFile:
-      return path + ": not a regular file";
-    case Status::Error:
-      return path + ": read error (" + detail + ")";
+    case Status::Ok: return "ok";
+    case Status::Missing: return "not found";
+    case Status::Denied: return "permission denied";
+    case Status::NotAFile: return "not a regular file";
+    case Status::Error: return "read error (" + detail + ")";
   }
-  return path;
+  return "unknown";
 }
 
 std::string FileRead::trimmed() const {

@@ -22,8 +22,10 @@ struct FileRead {
   std::string detail;   // errno text for Error
 
   bool ok() const { return status == Status::Ok; }
+  // What went wrong, without the path: "permission denied".
+  std::string problem() const;
   // One line for the user: "/sys/.../config: permission denied".
-  std::string reason() const;
+  std::string reason() const { return path + ": " + problem(); }
   // Content with trailing whitespace/newlines removed (sysfs values end in "\n").
   std::string trimmed() const;
 };

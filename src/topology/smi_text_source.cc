@@ -1,1 +1,562 @@
-// placeholder
+// Reader for pasted `nvidia-smi topo -m` / `topo -mp` text.
+//
+// nvidia-smi prints the matrix with tabs, but what users paste rarely keeps
+// them: terminals turn tabs into runs of spaces (and empty cells vanish),
+// forums re-indent, ANSI underline codes (or the "[4m" left when the ESC byte
+// is lost) stick to the header, neighbouring cells run together
+// ("NODENODE"), and prompts, logs and a `topo -p2p` matrix surround it.
+// So the reader works on words rather than fixed columns: the header gives
+// the device labels, each row must then hold exactly that many device cells,
+// and whatever follows them are the affinity cells.
+#include "topology/smi_text_source.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "topology/input_error.h"
+#include "topology/path_class.h"
+
+namespace gdrcheck {
+namespace {
+
+constexpr std::size_t kTabStop = 8;
+// Longest word worth trying to split into run-together codes or labels;
+// keeps the splitting linear on hostile input.
+constexpr std::size_t kMaxGluedWord = 64;
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_blank(s[b])) ++b;
+  while (e > b && is_blank(s[e - 1])) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// ---------------------------------------------------------------- cleaning
+
+// NUL bytes or many control bytes: a binary file, not pasted text.
+bool looks_binary(std::string_view text) {
+  std::size_t control = 0, n = std::min<std::size_t>(text.size(), 65536);
+  for (std::size_t i = 0; i < n; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == 0) return true;
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b) || c == 0x7f) ++control;
+  }
+  return n > 0 && control * 20 > n;  // more than 5 %
+}
+
+// Length of the escape sequence at s[i], 0 when there is none. Handles
+// "ESC[...X" and the "[4m" / "[0m" debris a paste leaves without its ESC.
+std::size_t escape_length(std::string_view s, std::size_t i) {
+  bool esc = s[i] == '\x1b';
+  if (!esc && s[i] != '[') return 0;
+  std::size_t j = esc ? i + 1 : i;
+  if (j >= s.size() || s[j] != '[') return esc ? 1 : 0;
+  std::size_t params = ++j;
+  while (j < s.size() && (is_digit(s[j]) || s[j] == ';')) ++j;
+  if (j >= s.size()) return esc ? 1 : 0;
+  if (esc && s[j] >= 0x40 && s[j] <= 0x7e) return j + 1 - i;
+  if (!esc && s[j] == 'm' && j > params) return j + 1 - i;
+  return esc ? 1 : 0;
+}
+
+// Removes escapes and carriage returns, turns other control bytes into
+// spaces, and splits into lines.
+std::vector<std::string> clean_lines(std::string_view text) {
+  std::vector<std::string> lines(1);
+  for (std::size_t i = 0; i < text.size();) {
+    if (std::size_t n = escape_length(text, i)) {
+      i += n;
+      continue;
+    }
+    char c = text[i++];
+    if (c == '\n') {
+      lines.emplace_back();
+    } else if (c != '\r') {
+      unsigned char u = static_cast<unsigned char>(c);
+      lines.back() += (u < 0x20 && c != '\t') || u == 0x7f ? ' ' : c;
+    }
+  }
+  return lines;
+}
+
+// ------------------------------------------------------------------- words
+
+// A word with its columns after tab expansion, so that cells a terminal
+// turned into spaces can be put back into tab cells (see tail_cells).
+struct Word {
+  std::string text;
+  std::size_t col = 0, end = 0;
+};
+
+std::vector<Word> words_of(std::string_view line) {
+  std::vector<Word> words;
+  std::size_t col = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (is_blank(c)) {
+      col = c == '\t' ? (col / kTabStop + 1) * kTabStop : col + 1;
+      continue;
+    }
+    if (i == 0 || is_blank(line[i - 1])) words.push_back({"", col, col});
+    words.back().text += c;
+    words.back().end = ++col;
+  }
+  return words;
+}
+
+// ------------------------------------------------------------ codes, labels
+
+bool is_code(const std::string& w) {
+  return w == "N/A" || parse_smi_code(w).path != SmiPath::Unknown;
+}
+
+// `nvidia-smi topo -p2p` statuses: a matrix made of these is not `topo -m`.
+bool is_p2p_status(const std::string& w) {
+  static const std::set<std::string> kStatus = {"OK", "CNS", "GNS", "TNS", "NS", "DR", "U"};
+  return kStatus.count(w) > 0;
+}
+
+// Length of the code starting at w[i] (longest NV# run), 0 if none.
+std::size_t code_at(std::string_view w, std::size_t i) {
+  static const std::array<std::string_view, 8> kFixed = {"NODE", "N/A", "PIX", "PXB", "PHB", "SYS", "SOC", "X"};
+  if (w.substr(i, 2) == "NV") {
+    std::size_t j = i + 2;
+    while (j < w.size() && is_digit(w[j])) ++j;
+    if (j > i + 2) return j - i;
+  }
+  for (auto code : kFixed)
+    if (w.substr(i, code.size()) == code) return code.size();
+  return 0;
+}
+
+// "NODENODE" → {NODE, NODE}; {} when the word is not two or more codes run
+// together. Codes all start with a letter and NV# eats digits only, so the
+// greedy split is the only one.
+std::vector<std::string> split_glued_codes(const std::string& w) {
+  if (w.size() > kMaxGluedWord || is_code(w)) return {};
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < w.size();) {
+    std::size_t n = code_at(w, i);
+    if (n == 0) return {};
+    parts.push_back(w.substr(i, n));
+    i += n;
+  }
+  return parts.size() > 1 ? parts : std::vector<std::string>{};
+}
+
+// GPU0, NIC12, NVME0: capitals then digits (but not an NV# code).
+bool is_upper_label(std::string_view w) {
+  std::size_t i = 0;
+  while (i < w.size() && is_upper(w[i])) ++i;
+  if (i < 2 || i == w.size() || w.substr(0, i) == "NV") return false;
+  return std::all_of(w.begin() + static_cast<long>(i), w.end(), is_digit);
+}
+
+// Old drivers label NIC columns with the device name: mlx5_0, mlx4_0,
+// mlx5_bond_0, irdma1.
+bool is_lower_label(std::string_view w) {
+  if (w.empty() || w.size() > kMaxGluedWord || !is_lower(w.front()) || !is_digit(w.back())) return false;
+  return std::all_of(w.begin(), w.end(), [](char c) { return is_lower(c) || is_digit(c) || c == '_'; });
+}
+
+bool is_device_label(std::string_view w) { return is_upper_label(w) || is_lower_label(w); }
+
+// "NIC8NIC9" → {NIC8, NIC9}; {} when the word is not labels run together.
+std::vector<std::string> split_glued_labels(const std::string& w) {
+  if (w.size() > kMaxGluedWord || is_device_label(w)) return {};
+  std::vector<std::string> parts(1);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (i > 0 && is_upper(w[i]) && is_digit(w[i - 1])) parts.emplace_back();
+    parts.back() += w[i];
+  }
+  if (parts.size() < 2 || !std::all_of(parts.begin(), parts.end(), [](auto& p) { return is_upper_label(p); }))
+    return {};
+  return parts;
+}
+
+// ------------------------------------------------------------------ header
+
+struct Header {
+  std::vector<std::string> devices;  // column labels, in order
+  std::vector<std::string> columns;  // "CPU Affinity", "NUMA Affinity", ...
+  bool glued = false;                // labels had run together
+};
+
+// The header starts with GPU0 (possibly glued to GPU1); the GPU0 *row* also
+// starts with GPU0 but is followed by its own "X".
+bool is_header_start(const std::vector<Word>& w) {
+  if (w.empty()) return false;
+  if (w[0].text != "GPU0") {
+    auto parts = split_glued_labels(w[0].text);
+    return !parts.empty() && parts[0] == "GPU0";
+  }
+  return w.size() == 1 || w[1].text != "X";
+}
+
+// The names after the device labels are multi-word, so words are grouped
+// into the known names; unknown words in a row become one name.
+std::vector<std::string> group_column_names(const std::vector<std::string>& words) {
+  static const std::array<std::vector<std::string>, 3> kKnown = {
+      std::vector<std::string>{"CPU", "Affinity"}, {"NUMA", "Affinity"}, {"GPU", "NUMA", "ID"}};
+  std::vector<std::string> names;
+  std::string unknown;
+  for (std::size_t i = 0; i < words.size();) {
+    const std::vector<std::string>* hit = nullptr;
+    for (const auto& k : kKnown)
+      if (i + k.size() <= words.size() && std::equal(k.begin(), k.end(), words.begin() + static_cast<long>(i)))
+        hit = &k;
+    if (!hit) {
+      unknown += (unknown.empty() ? "" : " ") + words[i++];
+      continue;
+    }
+    if (!unknown.empty()) names.push_back(std::move(unknown));
+    unknown.clear();
+    std::string name;
+    for (const auto& part : *hit) name += (name.empty() ? "" : " ") + part;
+    names.push_back(name);
+    i += hit->size();
+  }
+  if (!unknown.empty()) names.push_back(unknown);
+  return names;
+}
+
+Header parse_header(const std::vector<Word>& words) {
+  Header h;
+  std::size_t i = 0;
+  for (; i < words.size(); ++i) {
+    const std::string& w = words[i].text;
+    if (is_device_label(w)) {
+      h.devices.push_back(w);
+    } else if (auto parts = split_glued_labels(w); !parts.empty()) {
+      h.devices.insert(h.devices.end(), parts.begin(), parts.end());
+      h.glued = true;
+    } else {
+      break;
+    }
+  }
+  std::vector<std::string> rest;
+  for (; i < words.size(); ++i) rest.push_back(words[i].text);
+  h.columns = group_column_names(rest);
+  return h;
+}
+
+// -------------------------------------------------------------------- rows
+
+struct Cell {
+  std::string text;
+  std::size_t col = 0, end = 0;  // only meaningful for space-separated lines
+};
+
+struct Row {
+  std::string label;
+  std::vector<std::string> codes;                // one per header device
+  std::vector<std::pair<std::string, std::string>> values;  // column name → raw cell
+  bool glued = false;
+};
+
+// Cells of a line. With tabs, tab cells keep their empties (an empty CPU
+// affinity is a real cell); a tab cell holding several words (mixed
+// spacing) counts as several cells. Without tabs, the words.
+std::vector<Cell> cells_of(const std::string& line) {
+  std::vector<Cell> cells;
+  if (line.find('\t') == std::string::npos) {
+    for (auto& w : words_of(line)) cells.push_back({w.text, w.col, w.end});
+    return cells;
+  }
+  std::size_t start = 0;
+  while (start <= line.size()) {
+    std::size_t tab = std::min(line.find('\t', start), line.size());
+    auto words = words_of(std::string_view(line).substr(start, tab - start));
+    if (words.empty()) cells.push_back({});
+    for (auto& w : words) cells.push_back({w.text, 0, 0});
+    start = tab + 1;
+  }
+  return cells;
+}
+
+// Turns the words after the device cells of a space-separated line back
+// into tab cells: nvidia-smi separates cells with one tab, so k tab stops
+// crossed between two words mean k-1 empty cells between them.
+std::vector<std::string> tail_from_positions(const std::vector<Cell>& cells, std::size_t first, std::size_t prev_end) {
+  std::vector<std::string> tail;
+  for (std::size_t i = first; i < cells.size(); ++i) {
+    std::size_t stops = cells[i].col / kTabStop - prev_end / kTabStop;
+    for (std::size_t k = 1; k < stops && tail.size() < cells.size(); ++k) tail.emplace_back();
+    tail.push_back(cells[i].text);
+    prev_end = cells[i].end;
+  }
+  return tail;
+}
+
+// Pairs the cells after the device cells with the header's column names.
+// nvidia-smi pads with empty cells before "GPU NUMA ID" (its header word is
+// wider than a tab), so when there are more cells than names the last name
+// takes the last cell, provided the cells in between are empty.
+std::vector<std::pair<std::string, std::string>> assign_columns(std::vector<std::string> tail,
+                                                               const std::vector<std::string>& names) {
+  while (!tail.empty() && tail.back().empty()) tail.pop_back();
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t k = names.size();
+  bool padded = tail.size() > k && k > 0 &&
+                std::all_of(tail.begin() + static_cast<long>(k - 1), tail.end() - 1, [](auto& s) { return s.empty(); });
+  for (std::size_t i = 0; i < k && i < tail.size(); ++i)
+    out.emplace_back(names[i], padded && i == k - 1 ? tail.back() : tail[i]);
+  return out;
+}
+
+// Splits a row into its label, `n` device codes and the affinity cells.
+// Returns nullopt (with `problem` set) when the row is short of codes.
+std::optional<Row> parse_row(const std::string& line, const Header& h, std::string* problem) {
+  std::vector<Cell> cells = cells_of(line);
+  std::size_t i = 0;
+  while (i < cells.size() && cells[i].text.empty()) ++i;
+  if (i == cells.size()) return std::nullopt;
+  Row row;
+  row.label = cells[i++].text;
+  std::size_t n = h.devices.size(), prev_end = cells[i - 1].end;
+  for (; i < cells.size() && row.codes.size() < n; ++i) {
+    if (cells[i].text.empty()) continue;
+    auto parts = split_glued_codes(cells[i].text);
+    if (parts.empty() || row.codes.size() + parts.size() > n) parts = {cells[i].text};
+    row.glued |= parts.size() > 1;
+    row.codes.insert(row.codes.end(), parts.begin(), parts.end());
+    prev_end = cells[i].end;
+  }
+  if (row.codes.size() < n) {
+    *problem = "matrix row " + row.label + " has " + std::to_string(row.codes.size()) + " device cells, header has " +
+               std::to_string(n) + " devices";
+    return std::nullopt;
+  }
+  bool spaced = line.find('\t') == std::string::npos;
+  std::vector<std::string> tail;
+  for (std::size_t j = i; j < cells.size(); ++j) tail.push_back(cells[j].text);
+  if (spaced && tail.size() < h.columns.size()) tail = tail_from_positions(cells, i, prev_end);
+  row.values = assign_columns(std::move(tail), h.columns);
+  return row;
+}
+
+// --------------------------------------------------------------- matrices
+
+struct Matrix {
+  Header header;
+  std::vector<Row> rows;
+  std::size_t end_line = 0;  // first line after the rows
+};
+
+bool is_legend_line(const std::vector<Word>& w) { return !w.empty() && w[0].text == "Legend:"; }
+
+// Rows follow the header (blank lines allowed) until the legend or a line
+// that is not the row of a header device not yet seen.
+Matrix read_matrix(const std::vector<std::string>& lines, std::size_t header_line, std::string* problem) {
+  Matrix m;
+  m.header = parse_header(words_of(lines[header_line]));
+  std::set<std::string> labels(m.header.devices.begin(), m.header.devices.end()), seen;
+  std::size_t i = header_line + 1;
+  for (; i < lines.size(); ++i) {
+    auto words = words_of(lines[i]);
+    if (words.empty()) continue;
+    if (is_legend_line(words) || !labels.count(words[0].text) || seen.count(words[0].text)) break;
+    auto row = parse_row(lines[i], m.header, problem);
+    if (!row) break;
+    seen.insert(row->label);
+    m.rows.push_back(std::move(*row));
+  }
+  m.end_line = i;
+  return m;
+}
+
+// A `topo -p2p` matrix has the same header; its cells are statuses.
+bool is_p2p_matrix(const Matrix& m) {
+  bool any = false;
+  for (const auto& r : m.rows)
+    for (const auto& c : r.codes) {
+      if (c == "X") continue;
+      if (!is_p2p_status(c)) return false;
+      any = true;
+    }
+  return any;
+}
+
+// ------------------------------------------------------------ the model
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+bool is_label_of(std::string_view label, std::string_view prefix) {
+  return label.substr(0, prefix.size()) == prefix && label.size() > prefix.size() &&
+         std::all_of(label.begin() + static_cast<long>(prefix.size()), label.end(), is_digit);
+}
+
+// "NICk: mlx5_3" lines after the matrix, up to the next header.
+std::map<std::string, std::string> read_nic_legend(const std::vector<std::string>& lines, std::size_t from) {
+  std::map<std::string, std::string> legend;
+  for (std::size_t i = from; i < lines.size(); ++i) {
+    auto w = words_of(lines[i]);
+    if (is_header_start(w)) break;
+    if (w.size() == 2 && w[0].text.size() > 1 && w[0].text.back() == ':') {
+      std::string key = w[0].text.substr(0, w[0].text.size() - 1);
+      if (is_label_of(key, "NIC")) legend.emplace(key, w[1].text);
+    }
+  }
+  return legend;
+}
+
+// Endpoint ids: GPUk and NICk as printed; old drivers' device-name columns
+// become NIC<n> in column order (after any printed NICk); anything else
+// (NVME0?) is kept as printed with role Extra.
+std::vector<Endpoint> make_endpoints(const Header& h, const std::map<std::string, std::string>& legend) {
+  std::set<std::string> taken(h.devices.begin(), h.devices.end());
+  std::vector<Endpoint> eps;
+  int next_nic = 0;
+  for (const auto& label : h.devices) {
+    Endpoint e;
+    e.id = label;
+    if (is_label_of(label, "GPU")) {
+      e.role = DeviceRole::Gpu;
+    } else if (is_label_of(label, "NIC")) {
+      e.role = DeviceRole::Nic;
+      if (auto it = legend.find(label); it != legend.end()) e.name = it->second;
+    } else if (is_lower_label(label)) {
+      e.role = DeviceRole::Nic;
+      e.name = label;
+      while (taken.count("NIC" + std::to_string(next_nic))) ++next_nic;
+      e.id = "NIC" + std::to_string(next_nic++);
+      taken.insert(e.id);
+    }
+    eps.push_back(std::move(e));
+  }
+  return eps;
+}
+
+// Single non-negative integer, as NUMA Affinity prints it; -1 otherwise.
+int single_numa(const std::string& s) {
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), is_digit)) return -1;
+  return std::stoi(s);
+}
+
+void apply_values(Endpoint& e, const Row& row) {
+  for (const auto& [name, value] : row.values) {
+    if (value.empty()) continue;
+    e.attributes[name] = value;
+    if (name == "CPU Affinity" && value != "N/A") e.locality.cpus = value;
+    if (name == "NUMA Affinity") e.locality.numa = single_numa(value);
+  }
+}
+
+void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::string>& legend,
+               const std::vector<std::string>& lines) {
+  std::vector<std::string> old_style, unnamed, missing, unknown, glued;
+  std::set<std::string> rows;
+  for (const auto& r : m.rows) {
+    rows.insert(r.label);
+    if (r.glued) glued.push_back(r.label);
+    for (const auto& c : r.codes)
+      if (!is_code(c) && std::find(unknown.begin(), unknown.end(), c) == unknown.end()) unknown.push_back(c);
+  }
+  for (const auto& label : m.header.devices) {
+    if (is_lower_label(label)) old_style.push_back(label);
+    if (is_label_of(label, "NIC") && !legend.count(label)) unnamed.push_back(label);
+    if (!rows.count(label)) missing.push_back(label);
+  }
+  if (!old_style.empty()) t.notes.push_back("no NIC legend: NIC names taken from column headers (" + join(old_style) + ")");
+  if (!unnamed.empty()) t.notes.push_back("no NIC Legend entry for " + join(unnamed) + ": RDMA device names unknown");
+  if (!missing.empty()) t.notes.push_back("no matrix row for " + join(missing) + " (paste cut short?)");
+  if (m.header.glued) t.notes.push_back("header labels had run together; split them");
+  if (!glued.empty()) t.notes.push_back("cells had run together in rows " + join(glued) + "; split them into codes");
+  if (!unknown.empty()) t.notes.push_back("unrecognised codes: " + join(unknown));
+  bool soc = std::any_of(lines.begin(), lines.end(), [](auto& l) {
+    auto w = words_of(l);
+    return std::any_of(w.begin(), w.end(), [](auto& x) { return x.text == "SOC"; });
+  });
+  if (soc) t.notes.push_back("legend uses SOC (old driver): SOC means SYS");
+}
+
+Topology build(const Matrix& m, const std::vector<std::string>& lines, const std::string& source) {
+  Topology t;
+  t.kind = SourceKind::SmiText;
+  t.source = source;
+  t.tree = TreeStyle::None;
+  auto legend = read_nic_legend(lines, m.end_line);
+  t.endpoints = make_endpoints(m.header, legend);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < m.header.devices.size(); ++i) index[m.header.devices[i]] = i;
+  for (const auto& row : m.rows) {
+    Endpoint& e = t.endpoints[index.at(row.label)];
+    apply_values(e, row);
+    for (std::size_t c = 0; c < row.codes.size(); ++c) t.printed_matrix[{e.id, t.endpoints[c].id}] = row.codes[c];
+  }
+  add_notes(t, m, legend, lines);
+  return t;
+}
+
+std::string duplicate_label(const Header& h) {
+  std::set<std::string> seen;
+  for (const auto& d : h.devices)
+    if (!seen.insert(d).second) return d;
+  return "";
+}
+
+// First header whose rows form a `topo -m` matrix; p2p matrices are skipped.
+Matrix find_matrix(const std::vector<std::string>& lines, const std::string& source, std::vector<std::string>* notes) {
+  std::string problem = "no header row starting with GPU0 found (not `nvidia-smi topo -m` output)";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!is_header_start(words_of(lines[i]))) continue;
+    std::string row_problem;
+    Matrix m = read_matrix(lines, i, &row_problem);
+    if (auto d = duplicate_label(m.header); !d.empty())
+      throw InputError(source, "header names device " + d + " twice");
+    if (!row_problem.empty()) throw InputError(source, row_problem);
+    if (m.rows.empty()) {
+      problem = "header row with GPU0 found but no matrix rows follow it";
+      continue;
+    }
+    if (is_p2p_matrix(m)) {
+      notes->push_back("skipped a `topo -p2p` matrix (status cells, not path codes)");
+      problem = "only a `topo -p2p` matrix found, not `topo -m`";
+      continue;
+    }
+    return m;
+  }
+  throw InputError(source, problem);
+}
+
+}  // namespace
+
+bool looks_like_smi_text(std::string_view text) {
+  if (text.empty() || looks_binary(text)) return false;
+  auto lines = clean_lines(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!is_header_start(words_of(lines[i]))) continue;
+    std::string problem;
+    Matrix m = read_matrix(lines, i, &problem);
+    for (const auto& r : m.rows)
+      if (std::any_of(r.codes.begin(), r.codes.end(), is_code)) return true;
+  }
+  return false;
+}
+
+Topology read_smi_text(std::string_view text, const std::string& source_name) {
+  if (trim(text).find_first_not_of("\r\n") == std::string::npos) throw InputError(source_name, "empty input");
+  if (looks_binary(text)) throw InputError(source_name, "binary data, not `nvidia-smi topo -m` text");
+  auto lines = clean_lines(text);
+  std::vector<std::string> notes;
+  Matrix m = find_matrix(lines, source_name, &notes);
+  Topology t = build(m, lines, source_name);
+  t.notes.insert(t.notes.begin(), notes.begin(), notes.end());
+  return t;
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,30 @@
+// Access to the recorded test data: real sysfs trees are extracted once per
+// test process into a temporary directory that is removed at exit.
+#pragma once
+
+#include <string>
+
+namespace gdrcheck::testing {
+
+// Absolute path of a file under tests/data.
+std::string test_data(const std::string& relative);
+
+// Extracts tests/data/<tarball> and returns the directory that stands for
+// "/" (the archive's top folder, or the extraction dir when there is none).
+std::string recorded_root(const std::string& tarball, const std::string& top_folder);
+
+// Named recorded trees from tests/data/recorded/README.md.
+inline std::string ve_root() {  // Supermicro PLX tree, 8 NEC VE, 2 ConnectX-4
+  return recorded_root("recorded/hwloc/linux/32intel64-2p8co2t+8ve.tar.bz2", "32intel64-2p8co2t+8ve");
+}
+inline std::string mic_root() {  // Xeon Phi + ConnectX-3 (mlx4_0), scif0
+  return recorded_root("recorded/hwloc/linux/32em64t-2n8c+dax+nvme+mic+dimms.tar.bz2", "32em64t-2n8c+1mic");
+}
+inline std::string qib_root() {  // QLogic IB NIC, no GPU
+  return recorded_root("recorded/hwloc/linux/40intel64-2g2n4c+pcilocality.tar.bz2", "40intel64-2g2n4c+pci");
+}
+inline std::string p100_vm_root() {  // QEMU VM with a passed-through P100
+  return recorded_root("recorded/ghw/linux-amd64-accel-nvidia.tar.gz", "");
+}
+
+}  // namespace gdrcheck::testing
