@@ -107,16 +107,38 @@ TEST(SysfsMic, PhiToMlx4IsPhbAndScifIsSkipped) {
   EXPECT_EQ(code(t, by_address(t, "0000:83:00.0"), *nics[0]), "PHB");
 }
 
-// --- QLogic IBA7322: an RDMA NIC, no GPU, no locality ---
+// --- QLogic IBA7322: an RDMA NIC, no GPU; local_cpus covers every CPU ---
 
-TEST(SysfsQib, NicButNoGpuAndUnknownLocality) {
+// The HCA's local_cpus lists all 40 CPUs (hwloc cannot place it) but its
+// numa_node says 2, which is what NCCL reads: the host bridge is placed there.
+TEST(SysfsQib, NicButNoGpuPlacedByNumaNode) {
   Topology t = read_sysfs_topology(Root(qib_root()));
   EXPECT_TRUE(t.with_role(DeviceRole::Gpu).empty());
   auto nics = t.with_role(DeviceRole::Nic);
   ASSERT_EQ(nics.size(), 1u);
   EXPECT_EQ(nics[0]->name, "qib0");
-  EXPECT_EQ(nics[0]->locality.numa, -1);  // numa_node -1, no local cpus: unknown, not guessed
-  EXPECT_EQ(nics[0]->attributes.at("numa_node"), "-1");
+  EXPECT_EQ(nics[0]->attributes.at("numa_node"), "2");
+  EXPECT_EQ(nics[0]->locality.numa, 2);
+  EXPECT_FALSE(nics[0]->locality.cpus.empty());
+}
+
+// Functions whose numa_node is -1 under host bridges hwloc could not place
+// stay unknown: cross-host-bridge pairs are "?", not guessed.
+TEST(SysfsQib, UnplacedFunctionsStayUnknown) {
+  DeviceSelection all_bridges_below;
+  all_bridges_below.class_prefixes.push_back(0x01);  // storage controllers
+  all_bridges_below.class_prefixes.push_back(0x0c03);  // USB
+  Topology t = read_sysfs_topology(Root(qib_root()), all_bridges_below);
+  const Endpoint& nic = *t.with_role(DeviceRole::Nic)[0];
+  int unknown = 0;
+  for (const Endpoint* e : t.with_role(DeviceRole::Extra)) {
+    if (e->locality.known()) continue;
+    SmiClass c = smi_class(t, *e, nic);
+    if (c.path == SmiPath::PHB) continue;  // same host bridge needs no locality
+    EXPECT_EQ(c.code(), "?") << e->address->str();
+    ++unknown;
+  }
+  EXPECT_GT(unknown, 0);
 }
 
 // --- QEMU VM with a passed-through P100: no config, no link files ---

@@ -27,8 +27,9 @@ TEST(TopoText, MatrixLegendAndClosestNics) {
   EXPECT_NE(text.find("NIC Legend:"), std::string::npos);
   EXPECT_NE(text.find("NIC2: mlx5_2 (0000:5e:00.0)"), std::string::npos);
   EXPECT_NE(text.find("PIX  = Connection traversing at most a single PCIe bridge"), std::string::npos);
-  // GPU0 (5f:00.0) shares its switch with mlx5_2.
-  EXPECT_NE(text.find("GPU0  NIC2 mlx5_2  PIX; NCCL PIX (GPUDirect RDMA by default)"), std::string::npos) << text;
+  // GPU0 (4e:00.0) shares its switch with both ports of the ConnectX-6.
+  EXPECT_NE(text.find("GPU0  NIC0 mlx5_0, NIC1 mlx5_1  PIX; NCCL PIX (GPUDirect RDMA by default)"), std::string::npos)
+      << text;
   // GPU3 has no NIC on its NUMA node.
   EXPECT_NE(text.find("(NCCL stages through host memory by default)"), std::string::npos);
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked

@@ -102,7 +102,7 @@ int run_default(const std::string& data_dir) {
   }
   if (!t.with_role(DeviceRole::Gpu).empty()) return print_topology(t, live);
   std::cout << "This machine has no NVIDIA GPU (none found under /sys/bus/pci/devices): nothing to check here.\n";
-  if (!t.endpoints.empty() || !t.nodes.empty()) {
+  if (!t.endpoints.empty()) {
     std::cout << "\n";
     print_topology(t, live);
   }

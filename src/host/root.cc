@@ -1,6 +1,8 @@
 #include "host/root.h"
 
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -61,6 +63,35 @@ std::string FileRead::trimmed() const {
 Root::Root(std::string dir) : dir_(std::move(dir)) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
   if (dir_.empty()) dir_ = "/";
+  int fd = ::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  dir_fd_ = std::shared_ptr<int>(new int(fd), [](int* p) {
+    if (*p >= 0) ::close(*p);
+    delete p;
+  });
+}
+
+int Root::open_inside(std::string_view inside, int flags, std::string* error) const {
+  if (is_live()) return ::open(std::string(inside).c_str(), flags);
+  if (*dir_fd_ >= 0) {
+    open_how how{};
+    how.flags = static_cast<uint64_t>(flags);
+    how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+    std::string rel(inside);
+    while (!rel.empty() && rel[0] == '/') rel.erase(0, 1);
+    if (rel.empty()) rel = ".";
+    long fd = ::syscall(SYS_openat2, *dir_fd_, rel.c_str(), &how, sizeof how);
+    if (fd >= 0 || (errno != ENOSYS && errno != EINVAL && errno != EPERM)) {
+      if (fd < 0 && errno == ELOOP && error) *error = "symlink loop";
+      return static_cast<int>(fd);
+    }
+  }
+  auto resolved = resolve(inside);
+  if (!resolved) {
+    errno = ELOOP;
+    if (error) *error = "symlink loop";
+    return -1;
+  }
+  return ::open(host_path(*resolved).c_str(), flags | O_NOFOLLOW);
 }
 
 std::string Root::host_path(std::string_view inside) const {
@@ -101,17 +132,14 @@ std::optional<std::string> Root::resolve(std::string_view inside) const {
 FileRead Root::read(std::string_view inside, std::size_t max_bytes) const {
   FileRead r;
   r.path = std::string(inside);
-  auto resolved = resolve(inside);
-  if (!resolved) {
-    r.status = FileRead::Status::Error;
-    r.detail = "symlink loop";
-    return r;
-  }
-  std::string host = host_path(*resolved);
-  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  std::string loop;
+  int fd = open_inside(inside, O_RDONLY | O_CLOEXEC, &loop);
   if (fd < 0) {
     int e = errno;
-    if (e == ENOENT || e == ENOTDIR) r.status = FileRead::Status::Missing;
+    if (e == ELOOP) {
+      r.status = FileRead::Status::Error;
+      r.detail = "symlink loop";
+    } else if (e == ENOENT || e == ENOTDIR) r.status = FileRead::Status::Missing;
     else if (e == EACCES || e == EPERM) r.status = FileRead::Status::Denied;
     else {
       r.status = FileRead::Status::Error;
@@ -160,25 +188,28 @@ std::optional<std::string> Root::readlink(std::string_view inside) const {
 }
 
 bool Root::exists(std::string_view inside) const {
-  auto resolved = resolve(inside);
-  if (!resolved) return false;
-  struct stat st {};
-  return ::stat(host_path(*resolved).c_str(), &st) == 0;
+  int fd = open_inside(inside, O_PATH | O_CLOEXEC, nullptr);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
 }
 
 bool Root::is_dir(std::string_view inside) const {
-  auto resolved = resolve(inside);
-  if (!resolved) return false;
-  struct stat st {};
-  return ::stat(host_path(*resolved).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  int fd = open_inside(inside, O_PATH | O_DIRECTORY | O_CLOEXEC, nullptr);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
 }
 
 std::vector<std::string> Root::list(std::string_view inside) const {
   std::vector<std::string> names;
-  auto resolved = resolve(inside);
-  if (!resolved) return names;
-  DIR* d = ::opendir(host_path(*resolved).c_str());
-  if (!d) return names;
+  int fd = open_inside(inside, O_RDONLY | O_DIRECTORY | O_CLOEXEC, nullptr);
+  if (fd < 0) return names;
+  DIR* d = ::fdopendir(fd);
+  if (!d) {
+    ::close(fd);
+    return names;
+  }
   while (dirent* e = ::readdir(d)) {
     std::string n = e->d_name;
     if (n != "." && n != "..") names.push_back(std::move(n));

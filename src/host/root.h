@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,7 +63,12 @@ class Root {
   std::vector<std::string> list(std::string_view inside) const;
 
  private:
-  std::string dir_;  // without trailing slash, except for "/"
+  // Opens a path inside the root. The kernel resolves it in the root where
+  // openat2(RESOLVE_IN_ROOT) exists (Linux 5.6+); elsewhere resolve() does.
+  int open_inside(std::string_view inside, int flags, std::string* error) const;
+
+  std::string dir_;              // without trailing slash, except for "/"
+  std::shared_ptr<int> dir_fd_;  // O_PATH descriptor of dir_, shared by copies
 };
 
 }  // namespace gdrcheck

@@ -271,6 +271,34 @@ void enrich_from_sysfs(Topology& t, const Root& root) {
   }
 }
 
+// Collects the numa_node values (>= 0) of every PCI function below a node.
+void numa_nodes_below(const Topology& t, const Root& root, int node, std::vector<long>& out) {
+  for (int c : t.nodes[node].children) {
+    if (const auto& a = t.nodes[c].address) {
+      auto v = parse_sysfs_int(root.read("/sys/bus/pci/devices/" + a->str() + "/numa_node").content);
+      if (v && *v >= 0) out.push_back(*v);
+    }
+    numa_nodes_below(t, root, c, out);
+  }
+}
+
+// hwloc places I/O by local_cpus; some firmware reports every CPU there but
+// a real numa_node, which is what NCCL reads. Place host bridges hwloc left
+// unplaced from the numa_node of the functions below them, when they agree.
+void place_from_numa_node(Topology& t, const Root& root) {
+  for (int i = 0; i < static_cast<int>(t.nodes.size()); ++i) {
+    PciNode& n = t.nodes[i];
+    if (n.kind != PciNode::Kind::HostBridge || n.locality.known()) continue;
+    std::vector<long> numa;
+    numa_nodes_below(t, root, i, numa);
+    if (numa.empty() || std::count(numa.begin(), numa.end(), numa.front()) != static_cast<long>(numa.size())) continue;
+    n.locality.numa = static_cast<int>(numa.front());
+    std::string node_dir = "/sys/devices/system/node/node" + std::to_string(numa.front());
+    n.locality.cpus = parse_cpulist(root.read(node_dir + "/cpulist").content).value_or("");
+  }
+  for (auto& e : t.endpoints) e.locality = t.locality_of(e.node);
+}
+
 void note_missing_rdma_class(Topology& t, const Root& root) {
   bool nic_without_rdma = false;
   for (const auto& e : t.endpoints)
@@ -299,6 +327,7 @@ Topology read_sysfs_topology(const Root& root, const DeviceSelection& extra) {
   std::string source = root.is_live() ? "/" : root.dir();
   Topology t = convert(topo.get(), SourceKind::Sysfs, source, extra);
   enrich_from_sysfs(t, root);
+  place_from_numa_node(t, root);
   note_missing_rdma_class(t, root);
   if (!root.is_dir("/sys/bus/pci/devices")) t.notes.push_back("no /sys/bus/pci/devices under " + source);
   return t;

@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdlib>
 #include <optional>
 #include <set>
 #include <tuple>
 
 #include <pugixml.hpp>
 
+#include "host/sysfs_values.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -76,55 +76,6 @@ std::optional<uint32_t> parse_class(const pugi::xml_node& n) {
   return c;
 }
 
-// "16.0 GT/s PCIe", "16 GT/s", "32 GT/s PCIe/s" → leading number.
-std::optional<double> parse_gts(std::string_view s) {
-  s = trim(s);
-  std::size_t n = 0;
-  while (n < s.size() && (std::isdigit(static_cast<unsigned char>(s[n])) || s[n] == '.')) ++n;
-  if (n == 0 || n > 16) return std::nullopt;
-  std::string num(s.substr(0, n));
-  char* end = nullptr;
-  double v = std::strtod(num.c_str(), &end);
-  if (end != num.c_str() + num.size() || !(v > 0.0) || v > 1000.0) return std::nullopt;
-  return v;
-}
-
-// NCCL's affinity is the kernel cpumap: comma-separated 32-bit hex words,
-// most significant first. Returns a cpulist ("0-47,96-143"), or nullopt when
-// the text is not such a mask or has no bit set.
-std::optional<std::string> mask_to_cpulist(std::string_view mask, long long offset) {
-  std::vector<std::string_view> words;
-  for (std::size_t start = 0;;) {
-    std::size_t comma = mask.find(',', start);
-    words.push_back(trim(mask.substr(start, comma == std::string_view::npos ? comma : comma - start)));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  if (words.size() > 4096 || offset < 0 || offset > (1 << 20)) return std::nullopt;
-  std::vector<bool> bits(words.size() * 32, false);
-  for (std::size_t w = 0; w < words.size(); ++w) {
-    std::string_view word = words[words.size() - 1 - w];  // least significant word last in the text
-    if (word.empty() || word.size() > 8) return std::nullopt;
-    uint32_t v = 0;
-    auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v, 16);
-    if (ec != std::errc() || end != word.data() + word.size()) return std::nullopt;
-    for (int b = 0; b < 32; ++b)
-      if (v & (1u << b)) bits[w * 32 + b] = true;
-  }
-  std::string out;
-  for (std::size_t i = 0; i < bits.size();) {
-    if (!bits[i]) { ++i; continue; }
-    std::size_t j = i;
-    while (j + 1 < bits.size() && bits[j + 1]) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(i + offset);
-    if (j > i) out += '-' + std::to_string(j + offset);
-    i = j + 1;
-  }
-  if (out.empty()) return std::nullopt;
-  return out;
-}
-
 bool is_bridge_class(uint32_t c) { return (c >> 8) == 0x0604 || c == 0x080100; }  // 0x080100: CX-8 data direct
 
 struct Pending {
@@ -172,12 +123,18 @@ class Reader {
     }
   }
 
+  // NCCL's affinity is the node's sysfs cpumap, so the sysfs mask parser
+  // applies. A non-zero affinity_offset (newer NCCL, CPU ids shifted) is
+  // rare; the list is left unknown rather than shifted wrongly.
   void read_affinity(const pugi::xml_node& cpu, PciNode& n) {
     auto aff = cpu.attribute("affinity");
     if (!aff || trim(aff.value()).empty()) return;
-    auto offset = parse_decimal(cpu.attribute("affinity_offset").as_string("0"));
-    auto list = mask_to_cpulist(aff.value(), offset.value_or(0));
-    if (list) n.locality.cpus = *list;
+    if (parse_decimal(cpu.attribute("affinity_offset").as_string("0")).value_or(1) != 0) {
+      t_.notes.push_back(n.label + ": affinity_offset not supported; CPU list unknown");
+      return;
+    }
+    auto list = cpumask_to_cpulist(aff.value());
+    if (list && !list->empty()) n.locality.cpus = *list;
     else t_.notes.push_back(n.label + ": affinity '" + std::string(aff.value()).substr(0, 80) +
                             "' is not a CPU mask; CPU list unknown");
   }
@@ -216,10 +173,10 @@ class Reader {
     n.subsystem_vendor = parse_id16(pci, "subsystem_vendor").value_or(0);
     n.subsystem_device = parse_id16(pci, "subsystem_device").value_or(0);
     n.pci_class = parse_class(pci).value_or(0);
-    n.link.max_gts = parse_gts(pci.attribute("link_speed").value());
-    // NCCL reads width 0 as "unknown" (and assumes x16); keep it unknown.
-    auto width = parse_decimal(pci.attribute("link_width").value());
-    if (width && *width > 0 && *width <= 32) n.link.max_width = static_cast<int>(*width);
+    // Same text as sysfs max_link_speed/width; width 0 is "unknown" for
+    // NCCL too (it then assumes x16).
+    n.link.max_gts = parse_link_speed(pci.attribute("link_speed").value());
+    n.link.max_width = parse_link_width(pci.attribute("link_width").value());
     return n;
   }
 
@@ -254,11 +211,6 @@ class Reader {
     e.address = t_.nodes[idx].address;
     e.locality = loc;
     return e;
-  }
-
-  std::string node_name(int idx) const {
-    const PciNode& n = t_.nodes[idx];
-    return n.address ? n.address->str() : n.label;
   }
 
   void add_gpu(const pugi::xml_node& gpu, int idx, const Locality& loc) {
@@ -419,13 +371,14 @@ bool looks_like_nccl_xml(std::string_view text) {
   while (i < text.size()) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::string_view rest = text.substr(i);
-    std::size_t end = std::string_view::npos;
-    if (rest.starts_with("<?")) end = rest.find("?>");
-    else if (rest.starts_with("<!--")) end = rest.find("-->");
-    else if (rest.starts_with("<!")) end = rest.find('>');
+    std::string_view close;
+    if (rest.starts_with("<?")) close = "?>";
+    else if (rest.starts_with("<!--")) close = "-->";
+    else if (rest.starts_with("<!")) close = ">";
     else break;
+    std::size_t end = rest.find(close);
     if (end == std::string_view::npos) return false;
-    i += end + 1;
+    i += end + close.size();
   }
   std::string_view rest = text.substr(std::min(i, text.size()));
   if (!rest.starts_with("<system")) return false;
@@ -438,9 +391,16 @@ Topology read_nccl_xml(std::string_view text, const std::string& source_name) {
   check_text(text, source_name);
   pugi::xml_document doc;
   auto result = doc.load_buffer(text.data(), text.size(), pugi::parse_default, pugi::encoding_utf8);
-  if (!result)
-    throw InputError(source_name, std::string("malformed XML: ") + result.description() + " at byte " +
-                                      std::to_string(result.offset));
+  if (result.status == pugi::status_no_document_element)
+    throw InputError(source_name, "no XML element found, expected <system version=\"1\">");
+  if (!result) {
+    std::string where = " at byte " + std::to_string(result.offset);
+    // A cut-off file fails inside its last, incomplete tag.
+    auto last = text.find_last_not_of(" \t\r\n");
+    if (last != std::string_view::npos && static_cast<std::size_t>(result.offset) + 64 >= last)
+      where += " (near the end of the input: truncated file?)";
+    throw InputError(source_name, std::string("malformed XML: ") + result.description() + where);
+  }
   pugi::xml_node root = doc.document_element();
   if (!root) throw InputError(source_name, "no XML element found, expected <system version=\"1\">");
   if (std::string_view(root.name()) != "system") throw InputError(source_name, wrong_root(root.name()));

@@ -34,13 +34,6 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && is_blank(s[b])) ++b;
-  while (e > b && is_blank(s[e - 1])) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 // ---------------------------------------------------------------- cleaning
 
 // NUL bytes or many control bytes: a binary file, not pasted text.
@@ -287,11 +280,12 @@ std::vector<Cell> cells_of(const std::string& line) {
 // Turns the words after the device cells of a space-separated line back
 // into tab cells: nvidia-smi separates cells with one tab, so k tab stops
 // crossed between two words mean k-1 empty cells between them.
-std::vector<std::string> tail_from_positions(const std::vector<Cell>& cells, std::size_t first, std::size_t prev_end) {
+std::vector<std::string> tail_from_positions(const std::vector<Cell>& cells, std::size_t first, std::size_t prev_end,
+                                             std::size_t max_cells) {
   std::vector<std::string> tail;
   for (std::size_t i = first; i < cells.size(); ++i) {
     std::size_t stops = cells[i].col / kTabStop - prev_end / kTabStop;
-    for (std::size_t k = 1; k < stops && tail.size() < cells.size(); ++k) tail.emplace_back();
+    for (std::size_t k = 1; k < stops && tail.size() < max_cells; ++k) tail.emplace_back();
     tail.push_back(cells[i].text);
     prev_end = cells[i].end;
   }
@@ -340,7 +334,7 @@ std::optional<Row> parse_row(const std::string& line, const Header& h, std::stri
   bool spaced = line.find('\t') == std::string::npos;
   std::vector<std::string> tail;
   for (std::size_t j = i; j < cells.size(); ++j) tail.push_back(cells[j].text);
-  if (spaced && tail.size() < h.columns.size()) tail = tail_from_positions(cells, i, prev_end);
+  if (spaced && tail.size() < h.columns.size()) tail = tail_from_positions(cells, i, prev_end, 2 * h.columns.size());
   row.values = assign_columns(std::move(tail), h.columns);
   return row;
 }
@@ -477,10 +471,14 @@ void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::st
   if (m.header.glued) t.notes.push_back("header labels had run together; split them");
   if (!glued.empty()) t.notes.push_back("cells had run together in rows " + join(glued) + "; split them into codes");
   if (!unknown.empty()) t.notes.push_back("unrecognised codes: " + join(unknown));
-  bool soc = std::any_of(lines.begin(), lines.end(), [](auto& l) {
-    auto w = words_of(l);
-    return std::any_of(w.begin(), w.end(), [](auto& x) { return x.text == "SOC"; });
+  // Old drivers print SOC in the cells and a "SOC  = ..." legend line.
+  bool soc = std::any_of(m.rows.begin(), m.rows.end(), [](auto& r) {
+    return std::find(r.codes.begin(), r.codes.end(), "SOC") != r.codes.end();
   });
+  for (std::size_t i = m.end_line; i < lines.size() && !soc; ++i) {
+    auto w = words_of(lines[i]);
+    soc = !w.empty() && w[0].text == "SOC";
+  }
   if (soc) t.notes.push_back("legend uses SOC (old driver): SOC means SYS");
 }
 
@@ -512,20 +510,26 @@ std::string duplicate_label(const Header& h) {
 // First header whose rows form a `topo -m` matrix; p2p matrices are skipped.
 Matrix find_matrix(const std::vector<std::string>& lines, const std::string& source, std::vector<std::string>* notes) {
   std::string problem = "no header row starting with GPU0 found (not `nvidia-smi topo -m` output)";
+  bool damaged = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!is_header_start(words_of(lines[i]))) continue;
     std::string row_problem;
     Matrix m = read_matrix(lines, i, &row_problem);
-    if (auto d = duplicate_label(m.header); !d.empty())
-      throw InputError(source, "header names device " + d + " twice");
-    if (!row_problem.empty()) throw InputError(source, row_problem);
+    if (auto d = duplicate_label(m.header); !d.empty()) row_problem = "header names device " + d + " twice";
+    if (!row_problem.empty()) {
+      // A damaged matrix is the most useful thing to report, unless a
+      // later header holds a good one.
+      if (!damaged) problem = row_problem;
+      damaged = true;
+      continue;
+    }
     if (m.rows.empty()) {
-      problem = "header row with GPU0 found but no matrix rows follow it";
+      if (!damaged) problem = "header row with GPU0 found but no matrix rows follow it";
       continue;
     }
     if (is_p2p_matrix(m)) {
       notes->push_back("skipped a `topo -p2p` matrix (status cells, not path codes)");
-      problem = "only a `topo -p2p` matrix found, not `topo -m`";
+      if (!damaged) problem = "only a `topo -p2p` matrix found, not `topo -m`";
       continue;
     }
     return m;
@@ -542,6 +546,7 @@ bool looks_like_smi_text(std::string_view text) {
     if (!is_header_start(words_of(lines[i]))) continue;
     std::string problem;
     Matrix m = read_matrix(lines, i, &problem);
+    if (is_p2p_matrix(m)) continue;
     for (const auto& r : m.rows)
       if (std::any_of(r.codes.begin(), r.codes.end(), is_code)) return true;
   }
@@ -549,7 +554,8 @@ bool looks_like_smi_text(std::string_view text) {
 }
 
 Topology read_smi_text(std::string_view text, const std::string& source_name) {
-  if (trim(text).find_first_not_of("\r\n") == std::string::npos) throw InputError(source_name, "empty input");
+  bool blank = std::all_of(text.begin(), text.end(), [](char c) { return is_blank(c) || c == '\n' || c == '\r'; });
+  if (blank) throw InputError(source_name, "empty input");
   if (looks_binary(text)) throw InputError(source_name, "binary data, not `nvidia-smi topo -m` text");
   auto lines = clean_lines(text);
   std::vector<std::string> notes;
