@@ -383,9 +383,12 @@ bool is_p2p_matrix(const Matrix& m) {
 
 // ------------------------------------------------------------ the model
 
+// "a, b, c" — at most 8 items, so a hostile header cannot make huge notes.
 std::string join(const std::vector<std::string>& v) {
+  constexpr std::size_t kMax = 8;
   std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  for (std::size_t i = 0; i < v.size() && i < kMax; ++i) out += (i ? ", " : "") + v[i];
+  if (v.size() > kMax) out += " and " + std::to_string(v.size() - kMax) + " more";
   return out;
 }
 

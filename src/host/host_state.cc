@@ -1,0 +1,157 @@
+#include "host/host_state.h"
+
+#include "host/sysfs_values.h"
+
+namespace gdrcheck {
+namespace {
+
+Fact read_fact(const Root& root, const std::string& path) {
+  Fact f;
+  f.path = path;
+  FileRead r = root.read(path, 64 * 1024);
+  if (r.ok()) f.value = r.trimmed();
+  else f.problem = r.problem();
+  return f;
+}
+
+std::optional<std::string> link_basename(const Root& root, const std::string& path) {
+  auto target = root.readlink(path);
+  if (!target) return std::nullopt;
+  return target->substr(target->rfind('/') + 1);
+}
+
+PciFunctionState read_function(const Root& root, const PciAddress& a) {
+  std::string dir = "/sys/bus/pci/devices/" + a.str();
+  PciFunctionState f;
+  f.address = a;
+  f.config = root.read(dir + "/config", 4096);
+  f.current_link_speed = read_fact(root, dir + "/current_link_speed");
+  f.current_link_width = read_fact(root, dir + "/current_link_width");
+  f.max_link_speed = read_fact(root, dir + "/max_link_speed");
+  f.max_link_width = read_fact(root, dir + "/max_link_width");
+  f.numa_node = read_fact(root, dir + "/numa_node");
+  f.driver = link_basename(root, dir + "/driver");
+  if (auto group = link_basename(root, dir + "/iommu_group")) {
+    if (auto n = parse_sysfs_int(*group); n && *n >= 0) {
+      f.iommu_group = static_cast<int>(*n);
+      f.iommu_group_type = read_fact(root, "/sys/kernel/iommu_groups/" + *group + "/type");
+    }
+  }
+  f.virtual_function = root.readlink(dir + "/physfn").has_value();
+  return f;
+}
+
+RdmaPort read_port(const Root& root, const std::string& dir, int number) {
+  RdmaPort p;
+  p.number = number;
+  p.state = read_fact(root, dir + "/state");
+  p.phys_state = read_fact(root, dir + "/phys_state");
+  p.rate = read_fact(root, dir + "/rate");
+  p.link_layer = read_fact(root, dir + "/link_layer");
+  auto types = root.list(dir + "/gid_attrs/types");
+  p.gid_types_readable = !types.empty();
+  for (const auto& i : types) {
+    FileRead type = root.read(dir + "/gid_attrs/types/" + i);
+    if (!type.ok() || type.trimmed() != "RoCE v2") continue;
+    std::string gid = root.read(dir + "/gids/" + i).trimmed();
+    if (!gid.empty() && gid.find_first_not_of("0:") != std::string::npos) p.roce_v2_gids.push_back(gid);
+  }
+  return p;
+}
+
+// RDMA devices with a PCI function; virtual ones (scif0, rxe) are skipped.
+std::vector<RdmaDevice> read_rdma(const Root& root) {
+  std::vector<RdmaDevice> out;
+  for (const auto& name : root.list("/sys/class/infiniband")) {
+    std::string dir = "/sys/class/infiniband/" + name;
+    RdmaDevice d;
+    d.name = name;
+    if (auto resolved = root.resolve(dir + "/device"))
+      d.pci = PciAddress::parse(resolved->substr(resolved->rfind('/') + 1));
+    if (!d.pci) continue;
+    d.fw_ver = read_fact(root, dir + "/fw_ver");
+    d.hca_type = read_fact(root, dir + "/hca_type");
+    d.board_id = read_fact(root, dir + "/board_id");
+    d.node_type = read_fact(root, dir + "/node_type");
+    for (const auto& p : root.list(dir + "/ports"))
+      if (auto n = parse_sysfs_int(p)) d.ports.push_back(read_port(root, dir + "/ports/" + p, static_cast<int>(*n)));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<NcclSetting> read_conf(const Root& root, const std::string& path, std::vector<std::string>* problems) {
+  FileRead r = root.read(path);
+  if (!r.ok()) return {};
+  return parse_nccl_conf(r.content, path, problems);
+}
+
+NcclSettings read_nccl_settings(const Root& root, const HostReadOptions& options) {
+  std::vector<std::string> problems;
+  std::vector<std::vector<NcclSetting>> layers{options.environment};
+  // NCCL_CONF_FILE replaces both default files (nccl-spec §0).
+  const NcclSetting* conf_file = nullptr;
+  for (const auto& s : options.environment)
+    if (s.name == "NCCL_CONF_FILE") conf_file = &s;
+  if (conf_file) {
+    layers.push_back(read_conf(root, conf_file->value, &problems));
+  } else {
+    layers.push_back(read_conf(root, options.home + "/.nccl.conf", &problems));
+    layers.push_back(read_conf(root, "/etc/nccl.conf", &problems));
+  }
+  NcclSettings s = merge_nccl_settings(layers);
+  s.problems.insert(s.problems.end(), problems.begin(), problems.end());
+  return s;
+}
+
+void read_modules(const Root& root, HostState& h) {
+  for (const auto& m : watched_modules()) {
+    ModuleState s;
+    s.loaded = root.is_dir("/sys/module/" + m);
+    if (s.loaded) {
+      s.version = read_fact(root, "/sys/module/" + m + "/version");
+      s.taint = read_fact(root, "/sys/module/" + m + "/taint");
+    }
+    h.modules[m] = s;
+  }
+}
+
+void read_peer_memory(const Root& root, HostState& h) {
+  for (const char* path : {"/sys/kernel/mm/memory_peers/nv_mem/version", "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
+                           "/sys/kernel/mm/memory_peers/nvidia-peermem/version", "/sys/module/nvidia_peermem/version",
+                           "/sys/module/nv_peer_mem/version"})
+    h.peermem_files[path] = root.exists(path);
+  h.memory_peers_dir = root.is_dir("/sys/kernel/mm/memory_peers");
+  h.memory_peers = root.list("/sys/kernel/mm/memory_peers");
+}
+
+}  // namespace
+
+std::string Fact::evidence() const { return value ? path + " = " + *value : path + ": " + problem; }
+
+const std::vector<std::string>& watched_modules() {
+  static const std::vector<std::string> modules = {"nvidia",  "nvidia_peermem", "nv_peer_mem", "mlx5_core", "mlx5_ib",
+                                                   "ib_core", "ib_uverbs",      "rdma_cm",     "nvidia_fs"};
+  return modules;
+}
+
+HostState read_host_state(const Root& root, const Topology& topology, const HostReadOptions& options) {
+  HostState h;
+  h.root = root.dir();
+  h.hostname = read_fact(root, "/proc/sys/kernel/hostname");
+  if (!h.hostname.known()) h.hostname = read_fact(root, "/etc/hostname");
+  h.kernel_release = read_fact(root, "/proc/sys/kernel/osrelease");
+  h.cmdline = read_fact(root, "/proc/cmdline");
+  h.nvidia_version = read_fact(root, "/proc/driver/nvidia/version");
+  read_modules(root, h);
+  read_peer_memory(root, h);
+  h.iommu_class_dir = root.is_dir("/sys/class/iommu");
+  h.iommu_units = root.list("/sys/class/iommu");
+  for (const auto& n : topology.nodes)
+    if (n.address) h.functions[*n.address] = read_function(root, *n.address);
+  h.rdma = read_rdma(root);
+  h.nccl = read_nccl_settings(root, options);
+  return h;
+}
+
+}  // namespace gdrcheck

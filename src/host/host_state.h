@@ -1,0 +1,90 @@
+// Everything `gdrcheck node` reads from a host besides the PCI topology:
+// per-function PCI files, RDMA devices and ports, kernel modules, peer
+// memory, the NVIDIA driver, IOMMU, kernel command line and NCCL settings.
+// Each value keeps the file it came from; a file that could not be read is
+// recorded with the reason, so checks can say UNKNOWN and why.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/root.h"
+#include "nccl/nccl_settings.h"
+#include "topology/pci_address.h"
+#include "topology/topology.h"
+
+namespace gdrcheck {
+
+// One value read from one file.
+struct Fact {
+  std::string path;             // file inside the root
+  std::optional<std::string> value;  // trimmed content; nullopt = not readable
+  std::string problem;          // "not found", "permission denied" when no value
+
+  bool known() const { return value.has_value(); }
+  // "path = value" or "path: problem", for a finding's evidence.
+  std::string evidence() const;
+};
+
+struct PciFunctionState {
+  PciAddress address;
+  FileRead config;  // raw bytes; ok() false when not captured
+  Fact current_link_speed, current_link_width, max_link_speed, max_link_width;
+  Fact numa_node;
+  std::optional<std::string> driver;        // basename of the driver link
+  std::optional<int> iommu_group;           // from the iommu_group link
+  Fact iommu_group_type;                    // /sys/kernel/iommu_groups/N/type
+  bool virtual_function = false;            // physfn link present
+};
+
+struct RdmaPort {
+  int number = 0;
+  Fact state, phys_state, rate, link_layer;
+  std::vector<std::string> roce_v2_gids;  // non-zero GIDs whose type is "RoCE v2"
+  bool gid_types_readable = false;
+};
+
+struct RdmaDevice {
+  std::string name;  // mlx5_0
+  std::optional<PciAddress> pci;
+  Fact fw_ver, hca_type, board_id, node_type;
+  std::vector<RdmaPort> ports;
+};
+
+struct ModuleState {
+  bool loaded = false;  // /sys/module/<name> exists
+  Fact version;         // /sys/module/<name>/version
+  Fact taint;
+};
+
+struct HostState {
+  std::string root;  // the root it was read from ("/" for this machine)
+  Fact hostname, kernel_release, cmdline, nvidia_version;
+  std::map<std::string, ModuleState> modules;  // the modules gdrcheck cares about, loaded or not
+  // The files NCCL tests for a peer-memory module (nccl-spec §3.1), present or not.
+  std::map<std::string, bool> peermem_files;
+  std::vector<std::string> memory_peers;  // entries of /sys/kernel/mm/memory_peers
+  bool memory_peers_dir = false;
+  std::vector<std::string> iommu_units;   // /sys/class/iommu entries
+  bool iommu_class_dir = false;
+  std::map<PciAddress, PciFunctionState> functions;  // every function in the topology
+  std::vector<RdmaDevice> rdma;
+  NcclSettings nccl;
+  std::vector<std::string> problems;  // things that made reading partial
+};
+
+struct HostReadOptions {
+  // NCCL settings layers, highest precedence first: the process environment
+  // (NCCL_* only) and --env NAME=VALUE.
+  std::vector<NcclSetting> environment;
+  std::string home = "/root";  // whose ~/.nccl.conf to read, inside the root
+};
+
+// Modules whose presence matters (driver, peer memory, RDMA stack, GDS).
+const std::vector<std::string>& watched_modules();
+
+HostState read_host_state(const Root& root, const Topology& topology, const HostReadOptions& options);
+
+}  // namespace gdrcheck
