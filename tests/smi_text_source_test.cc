@@ -384,7 +384,8 @@ TEST(SmiTextMessy, EmptyAffinityCellsInTabOutput) {
 }
 
 TEST(SmiTextMessy, CpuAffinityNaIsNotACpuList) {
-  Topology t = read_smi_text("GPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tPHB\tN/A\tN/A\nGPU1\tPHB\t X \tN/A\tN/A\n", "x");
+  Topology t = read_smi_text(
+      "GPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tPHB\tN/A\tN/A\nGPU1\tPHB\t X \tN/A\tN/A\n", "x");
   EXPECT_EQ(t.find("GPU0")->locality.cpus, "");
   EXPECT_EQ(t.find("GPU0")->locality.numa, -1);
   EXPECT_EQ(attr(*t.find("GPU0"), "CPU Affinity"), "N/A");
@@ -392,7 +393,9 @@ TEST(SmiTextMessy, CpuAffinityNaIsNotACpuList) {
 
 TEST(SmiTextMessy, AnsiDebrisWithoutEscapeByte) {
   // A copy that lost the ESC bytes keeps "[4m" / "[0m" on the header.
-  std::string text = "[4mGPU0\tGPU1\tCPU Affinity\tNUMA Affinity[0m\nGPU0\t X \tNV2\t0,2,4,6\t0\nGPU1\tNV2\t X \t1,3,5,7\t0\n";
+  std::string text =
+      "[4mGPU0\tGPU1\tCPU Affinity\tNUMA Affinity[0m\n"
+      "GPU0\t X \tNV2\t0,2,4,6\t0\nGPU1\tNV2\t X \t1,3,5,7\t0\n";
   Topology t = read_smi_text(text, "x");
   EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NV2");
   EXPECT_EQ(t.find("GPU1")->locality.cpus, "1,3,5,7");
@@ -471,7 +474,8 @@ TEST(SmiTextDetect, OtherInputsDoNot) {
       "node01:1234:1300 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
       "node01:1234:1300 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n"
       "GPU0 failed to allocate\n"));
-  EXPECT_FALSE(looks_like_smi_text("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=\"0000:17:00.0\"/>\n"));
+  EXPECT_FALSE(looks_like_smi_text("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=\"0000:17:00.0\"/>\n"
+                                   "  </cpu>\n</system>\n"));
   EXPECT_FALSE(looks_like_smi_text("{\"GPU0\": {\"GPU1\": \"NV12\"}}\n"));
   EXPECT_FALSE(looks_like_smi_text(std::string("\x7f" "ELF\x02\x01\x01\0\0\0GPU0\0X\0", 16)));
   EXPECT_FALSE(looks_like_smi_text(" \tGPU0\tGPU1\t\n GPU0\tX\tOK\t\n GPU1\tOK\tX\t\n"));  // topo -p2p

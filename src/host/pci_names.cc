@@ -9,8 +9,9 @@ extern "C" {
 namespace gdrcheck {
 namespace {
 
-// libpci's default error handler exits the process; a missing pci.ids must
-// only mean "no name", so errors and warnings are swallowed.
+// A missing or unreadable pci.ids must only mean "no name": libpci reports
+// it through the warning hook, which is silenced. (The error hook is for
+// fatal conditions such as allocation failure and must not return.)
 void quiet(char*, ...) {}
 
 pci_access* name_access() {
@@ -19,7 +20,6 @@ pci_access* name_access() {
   std::call_once(once, [] {
     access = pci_alloc();
     if (!access) return;
-    access->error = quiet;
     access->warning = quiet;
     access->debug = quiet;
     // Names only: never scan the bus (the host may not be the one checked).

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -252,8 +252,8 @@ struct Cell {
 
 struct Row {
   std::string label;
-  std::vector<std::string> codes;                // one per header device
-  std::vector<std::pair<std::string, std::string>> values;  // column name → raw cell
+  std::vector<std::string> codes;                           // one per header device
+  std::vector<std::pair<std::string, std::string>> values;  // column name, raw cell
   bool glued = false;
 };
 
@@ -468,7 +468,8 @@ void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::st
     if (is_label_of(label, "NIC") && !legend.count(label)) unnamed.push_back(label);
     if (!rows.count(label)) missing.push_back(label);
   }
-  if (!old_style.empty()) t.notes.push_back("no NIC legend: NIC names taken from column headers (" + join(old_style) + ")");
+  if (!old_style.empty())
+    t.notes.push_back("no NIC legend: NIC names taken from column headers (" + join(old_style) + ")");
   if (!unnamed.empty()) t.notes.push_back("no NIC Legend entry for " + join(unnamed) + ": RDMA device names unknown");
   if (!missing.empty()) t.notes.push_back("no matrix row for " + join(missing) + " (paste cut short?)");
   if (m.header.glued) t.notes.push_back("header labels had run together; split them");

@@ -14,6 +14,11 @@ namespace gdrcheck {
 bool looks_like_smi_text(std::string_view text);
 
 // Throws InputError(source_name, problem) when the text is not a matrix.
+// Accepts what users paste: tabs or runs of spaces, prompts and logs around
+// the matrix, ANSI escapes (or their "[4m" debris), CRLF, cells that ran
+// together, a `topo -p2p` matrix next to it (skipped), old drivers' device
+// name columns (mlx5_0 -> id NIC0, name mlx5_0). Endpoint ids key
+// printed_matrix; anything guessed or missing is said in Topology::notes.
 Topology read_smi_text(std::string_view text, const std::string& source_name);
 
 }  // namespace gdrcheck
