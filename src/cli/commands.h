@@ -12,9 +12,16 @@ using CommandRun = std::function<int()>;
 
 // `gdrcheck topo`.
 CommandRun add_topo_command(CLI::App& app);
+// `gdrcheck topo FILE` with default options (the first-run example).
+int run_topo_file(const std::string& file);
 
-// The first-run default: topo of this machine, and when it has no NVIDIA GPU,
-// the same report for the bundled example so the output is useful anyway.
-int run_default(const std::string& data_dir);
+// `gdrcheck node`.
+CommandRun add_node_command(CLI::App& app);
+// `gdrcheck node --root DIR` with default options.
+int run_node_on(const std::string& root_dir);
+
+// Plain `gdrcheck`: `node` on this machine; when it has no NVIDIA GPU it
+// says so and checks the bundled example root, so the first run is useful.
+int run_default(const std::string& example_root);
 
 }  // namespace gdrcheck

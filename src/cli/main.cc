@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gdrcheck " GDRCHECK_VERSION " — proves GPUDirect RDMA is active and correctly routed"};
   app.set_version_flag("--version", "gdrcheck " GDRCHECK_VERSION);
   app.require_subcommand(0, 1);
+  gdrcheck::CommandRun node = gdrcheck::add_node_command(app);
   gdrcheck::CommandRun topo = gdrcheck::add_topo_command(app);
   try {
     app.parse(argc, argv);
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
     app.exit(e);
     return gdrcheck::kExitUsage;
   }
+  if (app.got_subcommand("node")) return node();
   if (app.got_subcommand("topo")) return topo();
-  return gdrcheck::run_default(GDRCHECK_DATA_DIR);
+  return gdrcheck::run_default(GDRCHECK_EXAMPLE_ROOT);
 }

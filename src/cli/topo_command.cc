@@ -92,25 +92,10 @@ CommandRun add_topo_command(CLI::App& app) {
   return [o] { return run_topo(*o); };
 }
 
-int run_default(const std::string& data_dir) {
-  TopoOptions live;
-  Topology t;
-  try {
-    t = load_topology_root("/");
-  } catch (const InputError& e) {
-    std::cerr << "gdrcheck: " << e.what() << "\n";
-  }
-  if (!t.with_role(DeviceRole::Gpu).empty()) return print_topology(t, live);
-  std::cout << "This machine has no NVIDIA GPU (none found under /sys/bus/pci/devices): nothing to check here.\n";
-  if (!t.endpoints.empty()) {
-    std::cout << "\n";
-    print_topology(t, live);
-  }
-  TopoOptions example;
-  example.file = data_dir + "/tests/data/recorded/flux/ipa20-dell-xe8640-4xH100.xml";
-  std::cout << "\n=== Example: a recorded Dell PowerEdge XE8640 (4x H100 SXM5, ConnectX-7/ConnectX-6) ===\n"
-            << "(gdrcheck topo " << example.file << ")\n\n";
-  return run_topo(example);
+int run_topo_file(const std::string& file) {
+  TopoOptions o;
+  o.file = file;
+  return run_topo(o);
 }
 
 }  // namespace gdrcheck

@@ -105,6 +105,7 @@ NcclSettings read_nccl_settings(const Root& root, const HostReadOptions& options
 }
 
 void read_modules(const Root& root, HostState& h) {
+  h.module_dir = root.is_dir("/sys/module");
   for (const auto& m : watched_modules()) {
     ModuleState s;
     s.loaded = root.is_dir("/sys/module/" + m);
@@ -130,8 +131,9 @@ void read_peer_memory(const Root& root, HostState& h) {
 std::string Fact::evidence() const { return value ? path + " = " + *value : path + ": " + problem; }
 
 const std::vector<std::string>& watched_modules() {
-  static const std::vector<std::string> modules = {"nvidia",  "nvidia_peermem", "nv_peer_mem", "mlx5_core", "mlx5_ib",
-                                                   "ib_core", "ib_uverbs",      "rdma_cm",     "nvidia_fs"};
+  static const std::vector<std::string> modules = {"nvidia",    "nvidia_peermem", "nv_peer_mem", "mlx5_core",
+                                                   "mlx5_ib",   "mlx4_core",      "mlx4_ib",     "ib_core",
+                                                   "ib_uverbs", "rdma_cm",        "nvidia_fs"};
   return modules;
 }
 
@@ -151,6 +153,7 @@ HostState read_host_state(const Root& root, const Topology& topology, const Host
     if (n.address) h.functions[*n.address] = read_function(root, *n.address);
   h.rdma = read_rdma(root);
   h.nccl = read_nccl_settings(root, options);
+  if (const NcclSetting* topo = h.nccl.find("NCCL_TOPO_FILE")) h.nccl_files[topo->value] = root.exists(topo->value);
   return h;
 }
 

@@ -63,6 +63,7 @@ struct HostState {
   std::string root;  // the root it was read from ("/" for this machine)
   Fact hostname, kernel_release, cmdline, nvidia_version;
   std::map<std::string, ModuleState> modules;  // the modules gdrcheck cares about, loaded or not
+  bool module_dir = false;                     // /sys/module exists (a capture may lack it)
   // The files NCCL tests for a peer-memory module (nccl-spec §3.1), present or not.
   std::map<std::string, bool> peermem_files;
   std::vector<std::string> memory_peers;  // entries of /sys/kernel/mm/memory_peers
@@ -72,6 +73,8 @@ struct HostState {
   std::map<PciAddress, PciFunctionState> functions;  // every function in the topology
   std::vector<RdmaDevice> rdma;
   NcclSettings nccl;
+  // Files NCCL settings point to (NCCL_TOPO_FILE), and whether they exist.
+  std::map<std::string, bool> nccl_files;
   std::vector<std::string> problems;  // things that made reading partial
 };
 

@@ -1,6 +1,7 @@
 // NCCL_* settings as NCCL would see them: the environment (or --env), then
-// /etc/nccl.conf and ~/.nccl.conf (NCCL_CONF_FILE replaces both), each
-// value remembering where it came from so findings can cite it.
+// ~/.nccl.conf (or the NCCL_CONF_FILE file instead), then /etc/nccl.conf,
+// which NCCL always reads last (misc/param.cc:initEnvFunc). Each value
+// remembers where it came from so findings can cite it.
 #pragma once
 
 #include <map>
@@ -25,13 +26,20 @@ struct NcclSettings {
   const NcclSetting* find(const std::string& name) const;
 };
 
-// Parses one nccl.conf text: NAME=VALUE per line, '#' comments, blank
-// lines, surrounding whitespace ignored. `origin` is the file path.
+// Parses one nccl.conf text as NCCL does: NAME=VALUE per line, split at the
+// first '='; lines starting with '#' and blank lines are skipped. NCCL trims
+// nothing, so the value is kept exactly (spaces, "# ..." included) and a
+// name with spaces ("NCCL_X = 1", "export NCCL_X=1") sets nothing useful:
+// such lines, lines without '=', and values with spaces at their ends or a
+// '#' are reported in `problems` as "<origin>:<line>: ...". A trailing CR
+// is dropped (NCCL 2.30 does). `origin` is the file path.
 std::vector<NcclSetting> parse_nccl_conf(std::string_view text, const std::string& origin,
                                          std::vector<std::string>* problems);
 
 // Merges in NCCL's precedence: an earlier layer wins over later ones, so
-// pass {environment, --env...} before conf files. Only NCCL_* names are kept.
+// pass {environment, --env...} before conf files; within a layer the first
+// occurrence wins (NCCL's setenv never overwrites). Only NCCL_* names are
+// kept; `problems` is left empty for the caller to fill.
 NcclSettings merge_nccl_settings(const std::vector<std::vector<NcclSetting>>& layers_first_wins);
 
 }  // namespace gdrcheck

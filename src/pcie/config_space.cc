@@ -26,7 +26,6 @@ constexpr int kMaxExtendedCaps = 64;
 class Bytes {
  public:
   explicit Bytes(std::string_view b) : b_(b) {}
-  std::size_t size() const { return b_.size(); }
   bool has(std::size_t off, std::size_t n) const { return off <= b_.size() && n <= b_.size() - off; }
   uint8_t u8(std::size_t off) const { return has(off, 1) ? static_cast<uint8_t>(b_[off]) : 0; }
   uint16_t u16(std::size_t off) const { return static_cast<uint16_t>(u8(off) | u8(off + 1) << 8); }
@@ -115,14 +114,19 @@ PcieCapability decode_pcie(const Bytes& std_area, std::size_t base, ConfigSpace&
 void walk_standard(const Bytes& std_area, ConfigSpace& cs) {
   std::bitset<kStandardSize> seen;
   std::size_t off = std_area.u8(0x34) & ~3u;
-  for (int n = 0; n < kMaxStandardCaps; ++n) {
-    if (off == 0) return;
+  for (int n = 0; off != 0; ++n) {
     if (off < kHeaderSize || off > 0xFC) {
       cs.problems.push_back(format_hex("capability pointer out of range: 0x%02x", static_cast<unsigned>(off)));
       return;
     }
     if (seen[off]) {
       cs.problems.push_back(format_hex("capability chain looped at 0x%02x", static_cast<unsigned>(off)));
+      return;
+    }
+    // Unreachable while the two checks above hold (48 slots), but the walk
+    // must stay bounded even if they are ever relaxed.
+    if (n == kMaxStandardCaps) {
+      cs.problems.push_back("capability chain longer than 48 entries");
       return;
     }
     seen[off] = true;
@@ -134,7 +138,6 @@ void walk_standard(const Bytes& std_area, ConfigSpace& cs) {
     if (id == kCapIdExp && !cs.pcie) cs.pcie = decode_pcie(std_area, off, cs);
     off = std_area.u8(off + 1) & ~3u;
   }
-  if (off != 0) cs.problems.push_back("capability chain longer than 48 entries");
 }
 
 void decode_acs(const Bytes& ext, std::size_t off, ConfigSpace& cs) {
@@ -150,13 +153,17 @@ void decode_acs(const Bytes& ext, std::size_t off, ConfigSpace& cs) {
 void walk_extended(const Bytes& ext, ConfigSpace& cs) {
   std::bitset<kExtendedSize / 4> seen;
   std::size_t off = kStandardSize;
-  for (int n = 0; n < kMaxExtendedCaps; ++n) {
+  for (int n = 0;; ++n) {
     if (off < kStandardSize || off > 0xFFC) {
       cs.problems.push_back(format_hex("extended capability pointer out of range: 0x%03x", static_cast<unsigned>(off)));
       return;
     }
     if (seen[off / 4]) {
       cs.problems.push_back(format_hex("extended capability chain looped at 0x%03x", static_cast<unsigned>(off)));
+      return;
+    }
+    if (n == kMaxExtendedCaps) {
+      cs.problems.push_back("extended capability chain longer than 64 entries");
       return;
     }
     seen[off / 4] = true;
@@ -166,7 +173,6 @@ void walk_extended(const Bytes& ext, ConfigSpace& cs) {
     off = (header >> 20) & 0xFFC;
     if (off == 0) return;
   }
-  cs.problems.push_back("extended capability chain longer than 64 entries");
 }
 
 // ---- encoding ----

@@ -83,6 +83,16 @@ struct ConfigSpace {
 };
 
 // Never throws, never reads out of bounds, whatever the bytes.
+// Standard capabilities are read only within the first 256 bytes and
+// extended ones within the first 4096, so a longer capture decodes like a
+// 4 KiB one. Only the first PCI Express and the first ACS capability count.
+// Problem texts (exact, for tests and reports), e.g.
+// "capability chain looped at 0x40", "capability chain broken at 0x48 (ID 0xff)",
+// "capability pointer out of range: 0x38",
+// "PCI Express capability at 0xf0 truncated at +0x12",
+// "extended capability chain looped at 0x100", "ACS capability at 0xffc truncated",
+// "vendor ID 0xffff: function absent or not responding",
+// "config header truncated: 63 bytes (need 64)".
 ConfigSpace decode_config(std::string_view bytes);
 
 // lspci's rendering of ACS bits: "SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-".

@@ -1,0 +1,60 @@
+// `gpu`: NVIDIA GPUs present, their model, NUMA node, driver binding and
+// whether GPUDirect RDMA applies to them at all.
+#include "checks/node_evidence.h"
+#include "host/device_ids.h"
+
+namespace gdrcheck {
+namespace {
+
+std::string id_text(const PciNode& n) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04x:%04x", n.vendor, n.device);
+  return buf;
+}
+
+Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
+  const PciNode& node = e.topology.nodes[gpu.node];
+  std::vector<std::string> ev{"PCI " + gpu.address->str() + " [" + id_text(node) + "] " + gpu.model};
+  const PciFunctionState* f = e.function(gpu);
+  if (f) ev.push_back(f->numa_node.evidence());
+  std::string driver = f && f->driver ? *f->driver : "";
+  ev.push_back("driver: " + (driver.empty() ? std::string("none bound") : driver));
+
+  auto info = nvidia_gpu_info(node.device, gpu.model);
+  if (info && !info->gdr_capable)
+    return ok("gpu", gpu.id, "GeForce/consumer GPU: GPUDirect RDMA does not apply (not supported on this class)", ev);
+  if (driver == "vfio-pci")
+    return problem("gpu", gpu.id, Status::Warning, "bound to vfio-pci (passed through to a VM), not to the NVIDIA driver",
+                   ev, "check this GPU inside the VM it is assigned to, or rebind it to the nvidia driver");
+  if (driver.empty() || driver != "nvidia")
+    return problem("gpu", gpu.id, Status::Critical, "not bound to the NVIDIA driver", ev,
+                   "load the NVIDIA driver (modprobe nvidia) and check dmesg for errors on " + gpu.address->str());
+  if (!info)
+    return problem("gpu", gpu.id, Status::Unknown,
+                   "NVIDIA device " + id_text(node) + " is not in gdrcheck's table: GPUDirect capability not known", ev,
+                   "update gdrcheck; GPUDirect RDMA is supported on data-center and professional GPUs");
+  std::string where = gpu.locality.known() ? "NUMA node " + std::to_string(gpu.locality.numa) : "NUMA node unknown";
+  if (!gpu.locality.known() && e.topology.numa_count > 1)
+    return problem("gpu", gpu.id, Status::Warning, info->family + ": NUMA locality unknown (numa_node -1)", ev,
+                   "enable NUMA/SRAT (and ACPI _PXM) reporting in the BIOS so the kernel knows where the GPU attaches");
+  return ok("gpu", gpu.id, info->family + " (sm " + std::to_string(info->sm / 10) + "." + std::to_string(info->sm % 10) +
+                               "), " + where + ", driver nvidia",
+            ev);
+}
+
+}  // namespace
+
+std::vector<Finding> check_gpu(const NodeEvidence& e) {
+  std::vector<Finding> out;
+  for (const Endpoint* gpu : e.topology.with_role(DeviceRole::Gpu)) {
+    if (gpu->node < 0 || !gpu->address) continue;
+    out.push_back(check_one_gpu(e, *gpu));
+  }
+  if (out.empty())
+    out.push_back(problem("gpu", "host", Status::Unknown, "no NVIDIA GPU found: nothing to check for GPUDirect RDMA",
+                          {"no function with vendor 0x10de and class 0x0300/0x0302 under /sys/bus/pci/devices"},
+                          "run gdrcheck on a GPU node; if this is one, check that the GPUs are visible (lspci -d 10de:)"));
+  return out;
+}
+
+}  // namespace gdrcheck

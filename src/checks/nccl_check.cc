@@ -1,0 +1,99 @@
+// `nccl`: NCCL's predicted GPUDirect RDMA decision per GPU (send and
+// receive, which NIC, the rule that decided) and the NCCL settings that
+// change it — especially ones left in /etc/nccl.conf or ~/.nccl.conf, which
+// silently apply to every job on the node.
+#include "checks/node_evidence.h"
+
+namespace gdrcheck {
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string nic_names(const NodeEvidence& e, const GdrPrediction& p) {
+  std::vector<std::string> names;
+  for (const auto& id : p.nics)
+    if (const Endpoint* n = e.topology.find(id)) names.push_back(n->name);
+  return join(names, ", ");
+}
+
+std::string fix_for(const GdrPrediction& p) {
+  std::string rules = join(p.rules, " ");
+  if (rules.find("NCCL_") != std::string::npos && rules.find("set") != std::string::npos)
+    return "remove or correct the NCCL setting named above (environment, /etc/nccl.conf or ~/.nccl.conf)";
+  if (rules.find("peer") != std::string::npos || rules.find("DMA-BUF") != std::string::npos)
+    return "see the peermem finding: load nvidia-peermem or enable the DMA-BUF path";
+  if (rules.find("distance") != std::string::npos)
+    return "place the GPU and its NIC under one PCIe switch; NCCL_NET_GDR_LEVEL=PHB only where P2P through the CPU is fast";
+  return "see the other findings for this GPU";
+}
+
+Finding one_gpu(const NodeEvidence& e, const GdrPrediction& p) {
+  std::string head = "NCCL " + e.nccl_version.str() + ": ";
+  std::string via = p.nics.empty() ? "no NIC" : nic_names(e, p) + " (" + nccl_path_name(p.path) + ", level " + p.level + ")";
+  std::vector<std::string> ev = p.rules;
+  if (p.send == Tri::Yes && p.recv == Tri::Yes) return ok("nccl", p.gpu, head + "GPUDirect RDMA send and receive via " + via, ev);
+  if (p.send == Tri::Unknown || p.recv == Tri::Unknown)
+    return problem("nccl", p.gpu, Status::Unknown, head + "GPUDirect RDMA decision unknown via " + via, ev, fix_for(p));
+  if (p.recv == Tri::Yes)
+    return problem("nccl", p.gpu, Status::Warning, head + "GPUDirect RDMA on receive only (sends staged through host memory) via " + via,
+                   ev, fix_for(p));
+  return problem("nccl", p.gpu, Status::Critical, head + "no GPUDirect RDMA via " + via + ": traffic staged through host memory", ev,
+                 fix_for(p));
+}
+
+bool from_conf_file(const NcclSetting& s) { return s.origin.find(".conf") != std::string::npos; }
+
+// Settings that are easy to leave behind and that change every job.
+std::vector<Finding> settings(const NodeEvidence& e) {
+  std::vector<Finding> out;
+  const NcclSettings& s = e.host.nccl;
+  for (const auto& p : s.problems)
+    out.push_back(problem("nccl", "settings", Status::Warning, "NCCL configuration line not understood", {p},
+                          "NCCL ignores it: write NAME=VALUE lines only"));
+  if (const NcclSetting* hca = s.find("NCCL_IB_HCA")) {
+    const std::string& v = hca->value;
+    if (!v.empty() && v[0] != '=' && v[0] != '^') {
+      std::vector<std::string> matched;
+      for (const auto& d : e.host.rdma)
+        if (ib_hca_selects(v, d.name, 1)) matched.push_back(d.name);
+      out.push_back(problem("nccl", "NCCL_IB_HCA", Status::Warning,
+                            "NCCL_IB_HCA=" + v + " matches by prefix: selects " + (matched.empty() ? "no device" : join(matched, ", ")),
+                            {"NCCL_IB_HCA=" + v + " (" + hca->origin + ")"},
+                            "use exact names with a leading '=' (NCCL_IB_HCA==" + v + ") or list every device"));
+    }
+  }
+  if (const NcclSetting* topo = s.find("NCCL_TOPO_FILE")) {
+    auto it = e.host.nccl_files.find(topo->value);
+    bool exists = it != e.host.nccl_files.end() && it->second;
+    out.push_back(problem("nccl", "NCCL_TOPO_FILE", exists ? Status::Warning : Status::Critical,
+                          exists ? "NCCL_TOPO_FILE forces a topology file: NCCL ignores the real PCI tree"
+                                 : "NCCL_TOPO_FILE points to a file that does not exist",
+                          {"NCCL_TOPO_FILE=" + topo->value + " (" + topo->origin + ")"},
+                          "unset it unless this is a VM whose vendor ships the topology file; check the file matches the hardware"));
+  }
+  for (const char* name : {"NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_DMABUF_ENABLE"}) {
+    const NcclSetting* v = s.find(name);
+    if (!v || !from_conf_file(*v)) continue;
+    out.push_back(problem("nccl", name, Status::Warning, std::string(name) + "=" + v->value + " is set in " + v->origin +
+                                                            " and applies to every NCCL job on this node",
+                          {std::string(name) + "=" + v->value + " (" + v->origin + ")"},
+                          "remove it from " + v->origin.substr(0, v->origin.rfind(':')) + " unless every job needs it"));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Finding> check_nccl(const NodeEvidence& e) {
+  std::vector<Finding> out;
+  for (const auto& p : e.predictions) out.push_back(one_gpu(e, p));
+  auto more = settings(e);
+  out.insert(out.end(), more.begin(), more.end());
+  return out;
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,103 @@
+// `path`: for each GPU, the NIC NCCL would use and the PCIe path class
+// (PIX/PXB keep GPUDirect RDMA on by default; PHB, NODE and SYS make NCCL
+// stage through host memory), rail alignment, and flattened virtual-machine
+// trees where NCCL cannot see the physical switches.
+#include <map>
+#include <set>
+
+#include "checks/node_evidence.h"
+
+namespace gdrcheck {
+namespace {
+
+bool direct_class(const std::string& nccl) { return nccl == "PIX" || nccl == "PXB" || nccl == "NVL" || nccl == "C2C" || nccl == "P2C"; }
+
+Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction& p) {
+  const Endpoint* nic = e.topology.find(p.nics.front());
+  const PathCell& smi = e.paths.smi_at(gpu.id, nic->id);
+  std::string nccl = nccl_path_name(p.path);
+  std::string pair = gpu.id + "-" + nic->id;
+  std::vector<std::string> ev{"nvidia-smi class " + smi.code + ": " + smi.why,
+                              "NCCL path " + nccl + ": " + e.paths.nccl_at(gpu.id, nic->id).why};
+  if (p.nics.size() > 1) {
+    std::string all;
+    for (const auto& n : p.nics) all += (all.empty() ? "" : ", ") + e.topology.find(n)->name;
+    ev.push_back("NICs NCCL may use for " + gpu.id + ": " + all);
+  }
+  std::string head = gpu.id + " → " + nic->name + ": " + smi.code + (smi.code == nccl ? "" : " (NCCL " + nccl + ")");
+  if (p.path == NcclPath::Unknown || smi.code == "?")
+    return problem("path", pair, Status::Unknown, head + ": path class could not be determined", ev,
+                   "capture the host with numa_node and local_cpus files (or fix NUMA reporting in the BIOS)");
+  if (direct_class(nccl)) return ok("path", pair, head + ": behind a common PCIe switch", ev);
+  return problem("path", pair, Status::Warning,
+                 head + ": the nearest NIC is not behind the GPU's PCIe switch, NCCL stages through host memory", ev,
+                 "put each GPU and its NIC under one PCIe switch (slot placement); NCCL_NET_GDR_LEVEL=PHB allows GDR "
+                 "through the CPU, only where the platform routes P2P through the root complex at full speed");
+}
+
+// Several GPUs funnelled into one NIC while another NIC serves none.
+std::optional<Finding> rail_alignment(const NodeEvidence& e) {
+  std::map<std::string, std::vector<std::string>> users;
+  for (const auto& p : e.predictions)
+    if (!p.nics.empty()) users[p.nics.front()].push_back(p.gpu);
+  std::vector<std::string> idle;
+  for (const Endpoint* n : e.topology.with_role(DeviceRole::Nic))
+    if (n->rdma_device && !users.count(n->id)) idle.push_back(n->name);
+  std::vector<std::string> ev;
+  bool shared = false;
+  for (const auto& [nic, gpus] : users) {
+    std::string list;
+    for (const auto& g : gpus) list += (list.empty() ? "" : ", ") + g;
+    ev.push_back(e.topology.find(nic)->name + " ← " + list);
+    shared |= gpus.size() > 1;
+  }
+  if (users.empty()) return std::nullopt;
+  if (shared && !idle.empty()) {
+    std::string list;
+    for (const auto& n : idle) list += (list.empty() ? "" : ", ") + n;
+    return problem("path", "rails", Status::Warning, "GPUs share a NIC while " + list + " serve no GPU", ev,
+                   "check NIC/GPU slot placement (each GPU should have its own nearest NIC) and NCCL_IB_HCA");
+  }
+  return ok("path", "rails", shared ? "GPUs share NICs (fewer NICs than GPUs nearby)" : "each GPU has its own nearest NIC", ev);
+}
+
+// Every GPU and NIC directly under a root port or host bridge, and no pair
+// sharing a switch: what hypervisors present (Azure, OCI and IBM VMs).
+std::optional<Finding> flattened_tree(const NodeEvidence& e) {
+  if (e.topology.tree != TreeStyle::Ports) return std::nullopt;
+  auto gpus = e.topology.with_role(DeviceRole::Gpu), nics = e.topology.with_role(DeviceRole::Nic);
+  if (gpus.empty() || nics.empty()) return std::nullopt;
+  for (const auto* group : {&gpus, &nics})
+    for (const Endpoint* d : *group)
+      if (d->node < 0 || e.topology.bridge_chain(d->node).size() > 1) return std::nullopt;
+  for (const Endpoint* g : gpus)
+    for (const Endpoint* n : nics)
+      if (direct_class(e.paths.nccl_at(g->id, n->id).code)) return std::nullopt;
+  return problem("path", "topology", Status::Warning,
+                 "flattened PCI tree (virtual machine?): every GPU and NIC hangs directly off the root complex, so NCCL "
+                 "sees only PHB/SYS paths and turns GPUDirect RDMA off",
+                 {"every GPU and NIC has at most one bridge above it; no GPU-NIC pair shares a switch"},
+                 "give NCCL the physical topology: NCCL_TOPO_FILE=<the cloud's topology XML> (e.g. Azure "
+                 "/opt/microsoft/ndv5-topo.xml)");
+}
+
+}  // namespace
+
+std::vector<Finding> check_path(const NodeEvidence& e) {
+  std::vector<Finding> out;
+  for (const auto& p : e.predictions) {
+    const Endpoint* gpu = e.topology.find(p.gpu);
+    if (!gpu) continue;
+    if (p.nics.empty()) {
+      out.push_back(problem("path", p.gpu, Status::Critical, p.gpu + ": no usable RDMA NIC", {p.rules.begin(), p.rules.end()},
+                            "check the nic and port findings, and NCCL_IB_HCA"));
+      continue;
+    }
+    out.push_back(gpu_path(e, *gpu, p));
+  }
+  if (auto f = rail_alignment(e)) out.push_back(*f);
+  if (auto f = flattened_tree(e)) out.push_back(*f);
+  return out;
+}
+
+}  // namespace gdrcheck

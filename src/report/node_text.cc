@@ -1,0 +1,86 @@
+#include "report/node_text.h"
+
+#include <sstream>
+
+namespace gdrcheck {
+namespace {
+
+const char* colour(Status s) {
+  switch (s) {
+    case Status::Ok: return "\033[32m";
+    case Status::Warning: return "\033[33m";
+    case Status::Critical: return "\033[31m";
+    case Status::Unknown: return "\033[35m";
+  }
+  return "";
+}
+
+std::string status_cell(Status s, const NodeTextOptions& o, std::size_t width) {
+  std::string name = status_name(s);
+  std::string padded = name + std::string(width > name.size() ? width - name.size() : 1, ' ');
+  return o.color ? colour(s) + name + "\033[0m" + padded.substr(name.size()) : padded;
+}
+
+std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); }
+
+void write_table(std::ostream& out, const NodeReport& r, const NodeTextOptions& o) {
+  if (r.pairs.empty()) return;
+  out << pad("GPU", 6) << pad("NIC", 10) << pad("PATH", 6) << pad("NCCL", 6) << pad("GDR send/recv", 15) << pad("VERDICT", 10)
+      << "REASON\n";
+  for (const auto& p : r.pairs) {
+    if (o.quiet && p.status == Status::Ok) continue;
+    out << pad(p.gpu, 6) << pad(p.nic_name.empty() ? "-" : p.nic_name, 10) << pad(p.path.empty() ? "-" : p.path, 6)
+        << pad(p.nccl_path, 6) << pad(std::string(tri_name(p.gdr_send)) + "/" + tri_name(p.gdr_recv), 15)
+        << status_cell(p.status, o, 10) << p.reason << "\n";
+  }
+  out << "\n";
+}
+
+void write_finding(std::ostream& out, const Finding& f, const NodeTextOptions& o) {
+  out << "  " << status_cell(f.status, o, 10) << pad(f.subject, 14) << f.summary << "\n";
+  if (f.status == Status::Ok && !o.verbose) return;
+  for (const auto& e : f.evidence) out << "              evidence: " << e << "\n";
+  if (!f.fix.empty()) out << "              fix: " << f.fix << "\n";
+}
+
+void write_findings(std::ostream& out, const NodeReport& r, const NodeTextOptions& o) {
+  std::string current;
+  for (const auto& f : r.findings) {
+    if (o.quiet && f.status == Status::Ok) continue;
+    if (f.check != current) {
+      current = f.check;
+      out << "[" << current << "]\n";
+    }
+    write_finding(out, f, o);
+  }
+}
+
+}  // namespace
+
+std::string node_summary_line(const NodeReport& r) {
+  int ready = 0, crit = 0, warn = 0, unknown = 0;
+  for (const auto& p : r.pairs) ready += p.gdr_send == Tri::Yes && p.gdr_recv == Tri::Yes && p.status == Status::Ok;
+  for (const auto& f : r.findings) {
+    crit += f.status == Status::Critical;
+    warn += f.status == Status::Warning;
+    unknown += f.status == Status::Unknown;
+  }
+  std::ostringstream s;
+  s << status_name(r.status) << ": " << r.host << ": " << r.pairs.size() << " GPU" << (r.pairs.size() == 1 ? "" : "s") << ", "
+    << ready << " GPUDirect-ready, " << r.pairs.size() - ready << " not; " << crit << " critical, " << warn << " warning, "
+    << unknown << " unknown findings";
+  return s.str();
+}
+
+std::string render_node_text(const NodeReport& r, const NodeTextOptions& o) {
+  std::ostringstream out;
+  if (!o.quiet) {
+    out << "gdrcheck node: " << r.host << " (root " << r.root << "), NCCL " << r.nccl_version.str() << " rules\n\n";
+    write_table(out, r, o);
+  }
+  write_findings(out, r, o);
+  out << (o.quiet ? "" : "\n") << node_summary_line(r) << "\n";
+  return out.str();
+}
+
+}  // namespace gdrcheck
