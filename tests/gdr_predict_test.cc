@@ -163,7 +163,9 @@ GdrPredictInput input(const Topology& t, int sm = 90, NcclVersion v = NcclVersio
   return in;
 }
 
-NcclVersion ver(const char* text) { return *NcclVersion::parse(text); }
+NcclVersion ver(const char* text) {
+  return *NcclVersion::parse(text);
+}
 
 NcclSettings env(std::vector<std::pair<std::string, std::string>> values, const std::string& origin = "environment") {
   std::vector<NcclSetting> layer;
@@ -179,8 +181,8 @@ GdrPrediction predict(const GdrPredictInput& in, const std::string& gpu = "GPU0"
 }
 
 std::string dump(const GdrPrediction& p) {
-  std::string s = "send=" + std::string(tri_name(p.send)) + " recv=" + tri_name(p.recv) + " path=" +
-                  nccl_path_name(p.path) + " level=" + p.level + " rules:";
+  std::string s = "send=" + std::string(tri_name(p.send)) + " recv=" + tri_name(p.recv) +
+                  " path=" + nccl_path_name(p.path) + " level=" + p.level + " rules:";
   for (const auto& r : p.rules) s += "\n  " + r;
   return s;
 }
@@ -312,8 +314,9 @@ TEST(GdrPredictRead, VoltaWithoutNvlinkReceivesOnly) {
   Topo b = two_pix_pairs();
   GdrPrediction p = predict(input(b.t, 70, ver("2.19.3")));
   expect_gdr(p, Tri::No, Tri::Yes);
-  EXPECT_RULE(p, "send side disabled: NCCL 2.19.3 on sm 70 reads GPU memory by default only with an NVLink to "
-                 "another GPU (or a single GPU); GPU0 has none (NCCL_NET_GDR_READ=1 forces it)");
+  EXPECT_RULE(p,
+              "send side disabled: NCCL 2.19.3 on sm 70 reads GPU memory by default only with an NVLink to "
+              "another GPU (or a single GPU); GPU0 has none (NCCL_NET_GDR_READ=1 forces it)");
 }
 
 TEST(GdrPredictRead, VoltaWithNvlinkSendsToo) {
@@ -377,9 +380,10 @@ TEST(GdrPredictPeermem, NoModuleAndNoDmabufMeansNoGdr) {
   in.host = host_with({});
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::No);
-  EXPECT_RULE(p, "NIC side has no GDR: none of /sys/kernel/mm/memory_peers/nv_mem/version, "
-                 "/sys/kernel/mm/memory_peers/nv_mem_nc/version, /sys/module/nvidia_peermem/version present "
-                 "(the files NCCL 2.30.7 checks) and DMA-BUF not possible: proprietary NVIDIA kernel module");
+  EXPECT_RULE(p,
+              "NIC side has no GDR: none of /sys/kernel/mm/memory_peers/nv_mem/version, "
+              "/sys/kernel/mm/memory_peers/nv_mem_nc/version, /sys/module/nvidia_peermem/version present "
+              "(the files NCCL 2.30.7 checks) and DMA-BUF not possible: proprietary NVIDIA kernel module");
 }
 
 TEST(GdrPredictPeermem, NvPeerMemModuleFileIsNeverChecked) {
@@ -404,8 +408,9 @@ TEST(GdrPredictPeermem, Nccl222ChecksNvMemNcButNotTheModule) {
   in.host = host_with({kModNvidiaPeermem});
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::No);
-  EXPECT_RULE(p, "none of /sys/kernel/mm/memory_peers/nv_mem/version, /sys/kernel/mm/memory_peers/nv_mem_nc/version "
-                 "present (the files NCCL 2.22.3 checks)");
+  EXPECT_RULE(p,
+              "none of /sys/kernel/mm/memory_peers/nv_mem/version, /sys/kernel/mm/memory_peers/nv_mem_nc/version "
+              "present (the files NCCL 2.22.3 checks)");
   EXPECT_RULE(p, "/sys/module/nvidia_peermem/version is present but NCCL 2.22.3 does not check it");
 
   in.host = host_with({kNvMemNc});
@@ -577,8 +582,9 @@ TEST(GdrPredictIbHca, PrefixMatchAlsoSelectsMlx5_10) {
   GdrPrediction p = predict(in);
   EXPECT_EQ(p.nics, (std::vector<std::string>{"NIC1", "NIC2"}));
   expect_gdr(p, Tri::No, Tri::No);
-  EXPECT_RULE(p, "NCCL_IB_HCA=mlx5_1 (from environment) selects mlx5_1:1, mlx5_10:1 of mlx5_0:1, mlx5_1:1, "
-                 "mlx5_10:1 (prefix match: 'mlx5_1' also matches mlx5_10; a leading '=' matches whole names)");
+  EXPECT_RULE(p,
+              "NCCL_IB_HCA=mlx5_1 (from environment) selects mlx5_1:1, mlx5_10:1 of mlx5_0:1, mlx5_1:1, "
+              "mlx5_10:1 (prefix match: 'mlx5_1' also matches mlx5_10; a leading '=' matches whole names)");
   EXPECT_RULE(p, "2 NICs equally close (PHB): mlx5_1, mlx5_10");
 }
 
@@ -601,7 +607,7 @@ TEST(GdrPredictIbHca, CaretExcludes) {
   EXPECT_TRUE(ib_hca_selects("^mlx5_0", "mlx5_1", 1));
   EXPECT_FALSE(ib_hca_selects("^mlx5_1", "mlx5_10", 1));  // the prefix pitfall, excluding
   EXPECT_TRUE(ib_hca_selects("^=mlx5_1", "mlx5_10", 1));
-  EXPECT_FALSE(ib_hca_selects("^", "mlx5_0", 1));          // empty list after '^' excludes all
+  EXPECT_FALSE(ib_hca_selects("^", "mlx5_0", 1));  // empty list after '^' excludes all
 
   Topo b = hca_topology();
   GdrPredictInput in = input(b.t);
@@ -614,8 +620,9 @@ TEST(GdrPredictIbHca, CaretExcludes) {
   in.settings = env({{"NCCL_IB_HCA", "^mlx5_1"}});
   GdrPrediction q = predict(in);
   EXPECT_EQ(q.nics, std::vector<std::string>{"NIC0"});
-  EXPECT_RULE(q, "NCCL_IB_HCA=^mlx5_1 (from environment) selects mlx5_0:1 of mlx5_0:1, mlx5_1:1, mlx5_10:1 "
-                 "(prefix match: 'mlx5_1' also matches mlx5_10");
+  EXPECT_RULE(q,
+              "NCCL_IB_HCA=^mlx5_1 (from environment) selects mlx5_0:1 of mlx5_0:1, mlx5_1:1, mlx5_10:1 "
+              "(prefix match: 'mlx5_1' also matches mlx5_10");
 }
 
 TEST(GdrPredictIbHca, PlainPrefixIsNotFlagged) {
@@ -690,9 +697,9 @@ TEST(GdrPredictNicChoice, FourNicsAreBitMirrored) {
   for (int i = 0; i < 4; ++i) b.gpu(s);
   for (int i = 0; i < 4; ++i) b.nic(s, "mlx5_" + std::to_string(i));
   // NVML index 1 of 4 → mirrored over 2 bits → 2; index 3 stays 3.
-  EXPECT_EQ(predict(input(b.t), "GPU1").nics.front(), "NIC2");
-  EXPECT_EQ(predict(input(b.t), "GPU2").nics.front(), "NIC1");
-  EXPECT_EQ(predict(input(b.t), "GPU3").nics.front(), "NIC3");
+  EXPECT_EQ(predict(input(b.t), "GPU1").nics, (std::vector<std::string>{"NIC2", "NIC3", "NIC0", "NIC1"}));
+  EXPECT_EQ(predict(input(b.t), "GPU2").nics, (std::vector<std::string>{"NIC1", "NIC2", "NIC3", "NIC0"}));
+  EXPECT_EQ(predict(input(b.t), "GPU3").nics, (std::vector<std::string>{"NIC3", "NIC0", "NIC1", "NIC2"}));
 }
 
 // ---- unknown paths and printed matrices ---------------------------------------------------------
@@ -875,7 +882,7 @@ TEST(GdrPredictParseLevel, LegacyIntegers) {
   EXPECT_EQ(parse_gdr_level("4", v), NcclPath::SYS);
   EXPECT_EQ(parse_gdr_level("7", v), NcclPath::SYS);
   EXPECT_EQ(parse_gdr_level("99999999999999999999", v), NcclPath::SYS);
-  EXPECT_EQ(parse_gdr_level("0x3", v), NcclPath::PHB);  // strtol base 0, as NCCL
+  EXPECT_EQ(parse_gdr_level("0x3", v), NcclPath::PHB);   // strtol base 0, as NCCL
   EXPECT_EQ(parse_gdr_level("2abc", v), NcclPath::PXB);  // NCCL reads the leading number
 }
 

@@ -74,8 +74,7 @@ TEST(NcclSettingsConf, ValueKeepsSpacesAndHashAsNcclDoes) {
   EXPECT_EQ(s[1].value, "mlx5_0 # rail 0");
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_EQ(problems[0], "/etc/nccl.conf:1: value keeps its surrounding spaces in NCCL: NCCL_NET_GDR_LEVEL is 'PXB '");
-  EXPECT_EQ(problems[1],
-            "/etc/nccl.conf:2: nccl.conf has no end-of-line comments: NCCL_IB_HCA is 'mlx5_0 # rail 0'");
+  EXPECT_EQ(problems[1], "/etc/nccl.conf:2: nccl.conf has no end-of-line comments: NCCL_IB_HCA is 'mlx5_0 # rail 0'");
 }
 
 TEST(NcclSettingsConf, CrlfIsStrippedAndReportedOnce) {
@@ -91,8 +90,8 @@ TEST(NcclSettingsConf, CrlfIsStrippedAndReportedOnce) {
 TEST(NcclSettingsMerge, EnvironmentWinsOverConfFiles) {
   std::vector<NcclSetting> env = {{"NCCL_NET_GDR_LEVEL", "SYS", "environment"}};
   auto user = parse_nccl_conf("NCCL_IB_HCA=mlx5_0\n", "/root/.nccl.conf", nullptr);
-  auto etc = parse_nccl_conf("NCCL_NET_GDR_LEVEL=LOC\nNCCL_IB_HCA=mlx5_1\nNCCL_DEBUG=WARN\n", "/etc/nccl.conf",
-                             nullptr);
+  auto etc =
+      parse_nccl_conf("NCCL_NET_GDR_LEVEL=LOC\nNCCL_IB_HCA=mlx5_1\nNCCL_DEBUG=WARN\n", "/etc/nccl.conf", nullptr);
   NcclSettings st = merge_nccl_settings({env, user, etc});
   ASSERT_NE(st.find("NCCL_NET_GDR_LEVEL"), nullptr);
   EXPECT_EQ(st.find("NCCL_NET_GDR_LEVEL")->value, "SYS");
@@ -106,8 +105,8 @@ TEST(NcclSettingsMerge, EnvironmentWinsOverConfFiles) {
 }
 
 TEST(NcclSettingsMerge, FirstLineOfAFileWinsAndOnlyNcclNamesKept) {
-  auto conf = parse_nccl_conf("NCCL_IB_DISABLE=1\nNCCL_IB_DISABLE=0\nCUDA_VISIBLE_DEVICES=0\nNCCLX=1\n", "/etc/nccl.conf",
-                              nullptr);
+  auto conf = parse_nccl_conf("NCCL_IB_DISABLE=1\nNCCL_IB_DISABLE=0\nCUDA_VISIBLE_DEVICES=0\nNCCLX=1\n",
+                              "/etc/nccl.conf", nullptr);
   EXPECT_EQ(conf.size(), 4u);
   NcclSettings st = merge_nccl_settings({conf});
   EXPECT_EQ(st.values.size(), 1u);

@@ -16,10 +16,10 @@ void expect_version(const char* text, int major, int minor, int patch) {
 
 TEST(NcclVersionParse, PlainAndSuffixedForms) {
   expect_version("2.21.5", 2, 21, 5);
-  expect_version("2.21.5-1", 2, 21, 5);             // git tag / package release
-  expect_version("2.18.3+cuda12.2", 2, 18, 3);      // "NCCL version 2.18.3+cuda12.2"
-  expect_version("2.21.5-1+cuda12.4", 2, 21, 5);    // .deb version
-  expect_version("v2.30.7-1", 2, 30, 7);            // tag as pasted
+  expect_version("2.21.5-1", 2, 21, 5);           // git tag / package release
+  expect_version("2.18.3+cuda12.2", 2, 18, 3);    // "NCCL version 2.18.3+cuda12.2"
+  expect_version("2.21.5-1+cuda12.4", 2, 21, 5);  // .deb version
+  expect_version("v2.30.7-1", 2, 30, 7);          // tag as pasted
   expect_version("2.9.6", 2, 9, 6);
 }
 
@@ -29,9 +29,10 @@ TEST(NcclVersionParse, SeriesWithoutPatchIsPatchZero) {
 }
 
 TEST(NcclVersionParse, RejectsGarbage) {
-  for (const char* bad : {"", "2", "2.", "2.x", "x.21.5", "-2.21.5", "2.-1.5", "2.21.-5", "2.21.5.", "2.21.5.1",
-                          "2.21.5-", "2.21.5+", "2.21.5 ", " 2.21.5", "2.21.5 extra", "abc", "v", "2..5",
-                          "2.21.5-1 2", "1234567.1.1"})
+  for (const char* bad :
+       {"",        "2",        "2.",         "2.x",        "x.21.5",  "-2.21.5", "2.-1.5",       "2.21.-5",
+        "2.21.5.", "2.21.5.1", "2.21.5-",    "2.21.5+",    "2.21.5 ", " 2.21.5", "2.21.5 extra", "abc",
+        "v",       "2..5",     "2.21.5-1 2", "1234567.1.1"})
     EXPECT_FALSE(NcclVersion::parse(bad).has_value()) << "'" << bad << "'";
 }
 

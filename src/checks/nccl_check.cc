@@ -21,13 +21,20 @@ std::string nic_names(const NodeEvidence& e, const GdrPrediction& p) {
 }
 
 std::string fix_for(const GdrPrediction& p) {
-  std::string rules = join(p.rules, " ");
-  if (rules.find("NCCL_") != std::string::npos && rules.find("set") != std::string::npos)
-    return "remove or correct the NCCL setting named above (environment, /etc/nccl.conf or ~/.nccl.conf)";
-  if (rules.find("peer") != std::string::npos || rules.find("DMA-BUF") != std::string::npos)
-    return "see the peermem finding: load nvidia-peermem or enable the DMA-BUF path";
-  if (rules.find("distance") != std::string::npos)
-    return "place the GPU and its NIC under one PCIe switch; NCCL_NET_GDR_LEVEL=PHB only where P2P through the CPU is fast";
+  if (p.causes.empty()) return "see the other findings for this GPU";
+  switch (p.causes.front()) {
+    case GdrCause::Transport:
+      return "unset NCCL_IB_DISABLE / NCCL_NET (environment, /etc/nccl.conf or ~/.nccl.conf) so NCCL uses its IB transport";
+    case GdrCause::NoNic: return "see the nic and port findings, and NCCL_IB_HCA";
+    case GdrCause::PeerMemory: return "see the peermem finding: load nvidia-peermem or enable the DMA-BUF path";
+    case GdrCause::GpuSide: return "see the gpu finding: this GPU cannot (or is not known to) do GPUDirect RDMA";
+    case GdrCause::Distance:
+      return "place the GPU and its NIC under one PCIe switch; NCCL_NET_GDR_LEVEL=PHB only where P2P through the CPU is fast";
+    case GdrCause::LevelSetting: return "remove NCCL_NET_GDR_LEVEL (or set a level that reaches this NIC)";
+    case GdrCause::ReadSetting: return "remove NCCL_NET_GDR_READ=0 unless sends must be staged on purpose";
+    case GdrCause::ReadRule:
+      return "NCCL_NET_GDR_READ=1 lets the NIC read GPU memory without an NVLink peer (measure before keeping it)";
+  }
   return "see the other findings for this GPU";
 }
 
@@ -52,19 +59,21 @@ std::vector<Finding> settings(const NodeEvidence& e) {
   std::vector<Finding> out;
   const NcclSettings& s = e.host.nccl;
   for (const auto& p : s.problems)
-    out.push_back(problem("nccl", "settings", Status::Warning, "NCCL configuration line not understood", {p},
-                          "NCCL ignores it: write NAME=VALUE lines only"));
+    out.push_back(problem("nccl", "settings", Status::Warning, "NCCL configuration line is not what it seems", {p},
+                          "NCCL reads conf lines literally: write NAME=VALUE with no spaces, export or inline comments"));
   if (const NcclSetting* hca = s.find("NCCL_IB_HCA")) {
+    // The classic pitfall: an entry that names one device exactly also
+    // prefix-matches others (mlx5_1 selects mlx5_10..mlx5_17 too).
     const std::string& v = hca->value;
-    if (!v.empty() && v[0] != '=' && v[0] != '^') {
-      std::vector<std::string> matched;
+    std::vector<std::string> extra;
+    if (!v.empty() && v[0] != '=' && v[0] != '^')
       for (const auto& d : e.host.rdma)
-        if (ib_hca_selects(v, d.name, 1)) matched.push_back(d.name);
+        if (ib_hca_selects(v, d.name, 1) && !ib_hca_selects("=" + v, d.name, 1)) extra.push_back(d.name);
+    if (!extra.empty())
       out.push_back(problem("nccl", "NCCL_IB_HCA", Status::Warning,
-                            "NCCL_IB_HCA=" + v + " matches by prefix: selects " + (matched.empty() ? "no device" : join(matched, ", ")),
+                            "NCCL_IB_HCA=" + v + " matches by prefix and also selects " + join(extra, ", "),
                             {"NCCL_IB_HCA=" + v + " (" + hca->origin + ")"},
-                            "use exact names with a leading '=' (NCCL_IB_HCA==" + v + ") or list every device"));
-    }
+                            "use exact names with a leading '=' (NCCL_IB_HCA==" + v + ")"));
   }
   if (const NcclSetting* topo = s.find("NCCL_TOPO_FILE")) {
     auto it = e.host.nccl_files.find(topo->value);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checks/manifest.h"
 #include "checks/node_evidence.h"
 #include "host/device_ids.h"
 
@@ -89,6 +90,10 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.predictions = predict(r.topology, host, options);
   NodeEvidence e{r.topology, r.paths, host, r.predictions, options.nccl_version};
   r.findings = run_checks(e);
+  if (options.manifest) {
+    auto diffs = check_manifest(r, host, *options.manifest);
+    r.findings.insert(r.findings.end(), diffs.begin(), diffs.end());
+  }
   for (const auto& p : r.predictions) r.pairs.push_back(verdict_for(r, p));
   r.status = worst_status(r.findings);
   return r;

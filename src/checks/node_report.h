@@ -3,6 +3,8 @@
 // reason) and for the host (worst status). Pure: readers supply the input.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@ namespace gdrcheck {
 struct NodeOptions {
   NcclVersion nccl_version = NcclVersion::newest();
   NcclViewOptions view;
+  std::optional<nlohmann::json> manifest;  // validated gdrcheck.manifest/1
 };
 
 struct PairVerdict {

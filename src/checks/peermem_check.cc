@@ -64,7 +64,8 @@ Finding no_module_finding(const NodeEvidence& e, const GdrHostFacts& facts, std:
 
 GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h) {
   GdrHostFacts f;
-  for (const char* p : {kNvMem, kNvMemNc, "/sys/kernel/mm/memory_peers/nvidia-peermem/version", kPeermemModule})
+  for (const char* p : {kNvMem, kNvMemNc, "/sys/kernel/mm/memory_peers/nvidia-peermem/version", kPeermemModule,
+                        "/sys/module/nv_peer_mem/version"})
     if (auto it = h.peermem_files.find(p); it != h.peermem_files.end()) f.peermem_files[p] = it->second;
   std::optional<NvidiaDriver> driver = parse_nvidia_version(h.nvidia_version.value.value_or(""));
   KernelRelease kernel = parse_kernel_release(h.kernel_release.value.value_or("")).value_or(KernelRelease{});

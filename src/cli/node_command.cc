@@ -1,11 +1,16 @@
 // `gdrcheck node` (also plain `gdrcheck`): the passive check of this node or
 // of a recorded root, with a verdict per GPU and findings per check.
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
+#include "checks/manifest.h"
 #include "checks/node_report.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -25,7 +30,30 @@ struct NodeCliOptions {
   bool json = false, quiet = false, verbose = false, no_bcm_flatten = false;
   std::vector<std::string> env;
   std::string nccl_version;
+  std::string manifest, write_manifest;
 };
+
+std::string read_user_file(const std::string& path) {
+  FileRead r = Root("/").read(std::filesystem::absolute(path).string(), 16u << 20);
+  if (!r.ok()) throw InputError(path, r.problem());
+  return r.content;
+}
+
+nlohmann::json load_manifest(const std::string& path) {
+  nlohmann::json m = nlohmann::json::parse(read_user_file(path), nullptr, false);
+  if (m.is_discarded()) throw InputError(path, "not valid JSON");
+  validate_manifest(m, path);
+  return m;
+}
+
+// Writes a new file only: a manifest the user already has is never replaced.
+void write_new_file(const std::string& path, const std::string& text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw InputError(path, errno == EEXIST ? "already exists; not overwritten" : std::strerror(errno));
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!ok) throw InputError(path, "write failed");
+}
 
 // NCCL_* variables of this process: they are what NCCL would see when run
 // from this shell, so they count only when checking this machine.
@@ -62,6 +90,7 @@ NodeOptions node_options(const NodeCliOptions& o) {
     n.nccl_version = *v;
   }
   n.view.flatten_bcm = !o.no_bcm_flatten;
+  if (!o.manifest.empty()) n.manifest = load_manifest(o.manifest);
   return n;
 }
 
@@ -72,6 +101,10 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     Topology t = load_topology_root(root_dir);
     HostState h = read_host_state(Root(root_dir), t, ro);
     NodeReport r = build_node_report(std::move(t), h, no);
+    if (!o.write_manifest.empty()) {
+      write_new_file(o.write_manifest, make_manifest(r, h).dump(2) + "\n");
+      std::cerr << "gdrcheck node: wrote manifest " << o.write_manifest << "\n";
+    }
     if (o.json) std::cout << node_json(r, h).dump(2) << "\n";
     else std::cout << render_node_text(r, {static_cast<bool>(::isatty(1)), o.quiet, o.verbose});
     return exit_code(r.status);
@@ -98,6 +131,8 @@ CommandRun add_node_command(CLI::App& app) {
   cmd->add_option("--env", o->env, "NCCL setting NAME=VALUE as the job would have it; repeatable");
   cmd->add_option("--nccl-version", o->nccl_version, "predict for this NCCL release (default: newest known, 2.30.7)");
   cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten, "NCCL before 2.20: no Broadcom Gen5 switch flattening");
+  cmd->add_option("--manifest", o->manifest, "the site's expected node (JSON): every difference is a finding");
+  cmd->add_option("--write-manifest", o->write_manifest, "write this node's manifest to a new file (from a good node)");
   return [o] { return run_node(o->root, *o); };
 }
 

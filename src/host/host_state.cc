@@ -89,16 +89,12 @@ std::vector<NcclSetting> read_conf(const Root& root, const std::string& path, st
 NcclSettings read_nccl_settings(const Root& root, const HostReadOptions& options) {
   std::vector<std::string> problems;
   std::vector<std::vector<NcclSetting>> layers{options.environment};
-  // NCCL_CONF_FILE replaces both default files (nccl-spec §0).
+  // NCCL_CONF_FILE replaces ~/.nccl.conf; /etc/nccl.conf is read last either way.
   const NcclSetting* conf_file = nullptr;
   for (const auto& s : options.environment)
     if (s.name == "NCCL_CONF_FILE") conf_file = &s;
-  if (conf_file) {
-    layers.push_back(read_conf(root, conf_file->value, &problems));
-  } else {
-    layers.push_back(read_conf(root, options.home + "/.nccl.conf", &problems));
-    layers.push_back(read_conf(root, "/etc/nccl.conf", &problems));
-  }
+  layers.push_back(read_conf(root, conf_file ? conf_file->value : options.home + "/.nccl.conf", &problems));
+  layers.push_back(read_conf(root, "/etc/nccl.conf", &problems));
   NcclSettings s = merge_nccl_settings(layers);
   s.problems.insert(s.problems.end(), problems.begin(), problems.end());
   return s;

@@ -16,11 +16,11 @@
 //    mapped to the equivalent inclusive level (see parse_gdr_level).
 #include "nccl/gdr_predict.h"
 
+#include <strings.h>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <strings.h>
 
 #include "topology/nccl_view.h"
 
@@ -33,7 +33,9 @@ bool at_least(const NcclVersion& v, int major, int minor, int patch = 0) {
   return v >= NcclVersion{major, minor, patch};
 }
 
-std::string cite(const NcclSetting& s) { return s.name + "=" + s.value + " (from " + s.origin + ")"; }
+std::string cite(const NcclSetting& s) {
+  return s.name + "=" + s.value + " (from " + s.origin + ")";
+}
 
 // NCCL's integer parameters (ncclLoadParam): strtoll with base 0; only a
 // range error falls back to the default, so text that is not a number
@@ -148,9 +150,12 @@ std::vector<std::string> checked_files(const NcclVersion& v) {
 
 const char* tri_name(Tri t) {
   switch (t) {
-    case Tri::No: return "no";
-    case Tri::Yes: return "yes";
-    case Tri::Unknown: return "unknown";
+    case Tri::No:
+      return "no";
+    case Tri::Yes:
+      return "yes";
+    case Tri::Unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -165,13 +170,23 @@ namespace {
 
 bool level_exists(NcclPath p, const NcclVersion& v) {
   switch (p) {
-    case NcclPath::LOC: case NcclPath::NVL: case NcclPath::PIX:
-    case NcclPath::PXB: case NcclPath::PHB: case NcclPath::SYS: return true;
-    case NcclPath::NVB: return at_least(v, 2, 8);
-    case NcclPath::PXN: return at_least(v, 2, 12);
-    case NcclPath::C2C: return at_least(v, 2, 26);
-    case NcclPath::P2C: return at_least(v, 2, 27);
-    default: return false;  // NET, DIS are past SYS: NCCL never accepts them
+    case NcclPath::LOC:
+    case NcclPath::NVL:
+    case NcclPath::PIX:
+    case NcclPath::PXB:
+    case NcclPath::PHB:
+    case NcclPath::SYS:
+      return true;
+    case NcclPath::NVB:
+      return at_least(v, 2, 8);
+    case NcclPath::PXN:
+      return at_least(v, 2, 12);
+    case NcclPath::C2C:
+      return at_least(v, 2, 26);
+    case NcclPath::P2C:
+      return at_least(v, 2, 27);
+    default:
+      return false;  // NET, DIS are past SYS: NCCL never accepts them
   }
 }
 
@@ -211,16 +226,16 @@ namespace {
 
 struct Level {
   NcclPath path = NcclPath::PXB;
-  std::string text;                 // "level PXB (default)" / "level SYS, set by NCCL_...=SYS (from ...)"
+  std::string text;                  // "level PXB (default)" / "level SYS, set by NCCL_...=SYS (from ...)"
   const NcclSetting* set = nullptr;  // the setting that decided, if any
-  std::vector<std::string> rules;   // e.g. an unrecognised value
+  std::vector<std::string> rules;    // e.g. an unrecognised value
 };
 
 struct Context {
   const GdrPredictInput& in;
   const Topology& view;
-  std::string v;  // version text for rules
-  Side transport;  // Yes = NCCL's IB transport is used
+  std::string v;                            // version text for rules
+  Side transport;                           // Yes = NCCL's IB transport is used
   std::vector<const Endpoint*> gpus, nics;  // nics: candidates for IB
   std::vector<std::string> hca_rules;
   Level level;
@@ -233,13 +248,16 @@ Side transport_side(const GdrPredictInput& in) {
   const NcclSetting* net = st.find("NCCL_NET");
   if (!net || net->value.empty() || strcasecmp(net->value.c_str(), "IB") == 0) return {};
   if (strcasecmp(net->value.c_str(), "Socket") == 0) return {Tri::No, {cite(*net) + ": Socket transport, never GDR"}};
-  return {Tri::Unknown,
-          {cite(*net) + " selects a network plugin; gdrcheck predicts only NCCL's own IB transport"}};
+  return {Tri::Unknown, {cite(*net) + " selects a network plugin; gdrcheck predicts only NCCL's own IB transport"}};
 }
 
-int nic_port(const Endpoint& nic) { return int_attribute(nic, "port").value_or(1); }
+int nic_port(const Endpoint& nic) {
+  return int_attribute(nic, "port").value_or(1);
+}
 
-std::string nic_label(const Endpoint& nic) { return nic.name + ":" + std::to_string(nic_port(nic)); }
+std::string nic_label(const Endpoint& nic) {
+  return nic.name + ":" + std::to_string(nic_port(nic));
+}
 
 // The classic NCCL_IB_HCA pitfall: an entry naming one device exactly also
 // prefix-matches others ("mlx5_1" → mlx5_10..mlx5_19).
@@ -250,7 +268,8 @@ std::string prefix_pitfalls(const HcaFilter& f, const std::vector<const Endpoint
     bool named = false;
     std::vector<std::string> also;
     for (const Endpoint* n : nics) {
-      if (n->name == entry.first) named = true;
+      if (n->name == entry.first)
+        named = true;
       else if (n->name.starts_with(entry.first) && std::find(also.begin(), also.end(), n->name) == also.end())
         also.push_back(n->name);
     }
@@ -401,8 +420,10 @@ Tri module_state(const Context& c, const std::vector<std::string>& files, std::v
                  std::vector<std::string>& unread) {
   for (const auto& f : files) {
     auto it = c.in.host.peermem_files.find(f);
-    if (it == c.in.host.peermem_files.end()) unread.push_back(f);
-    else if (it->second) present.push_back(f);
+    if (it == c.in.host.peermem_files.end())
+      unread.push_back(f);
+    else if (it->second)
+      present.push_back(f);
   }
   if (!present.empty()) return Tri::Yes;
   return unread.empty() ? Tri::No : Tri::Unknown;
@@ -418,6 +439,7 @@ Tri dmabuf_state(const Context& c, std::string& why) {
     return Tri::No;
   }
   const std::string& r = c.in.host.dmabuf_reason;
+  // Indexed by Tri (No, Yes, Unknown).
   static const char* kWhat[] = {"DMA-BUF not possible", "DMA-BUF possible", "DMA-BUF possibility unknown"};
   why = std::string(kWhat[static_cast<int>(c.in.host.dmabuf_possible)]) + (r.empty() ? "" : ": " + r);
   return c.in.host.dmabuf_possible;
@@ -427,8 +449,9 @@ Tri dmabuf_state(const Context& c, std::string& why) {
 void unchecked_files(const Context& c, const std::vector<std::string>& files, std::vector<std::string>& rules) {
   for (const auto& [path, present] : c.in.host.peermem_files) {
     if (!present || std::find(files.begin(), files.end(), path) != files.end()) continue;
-    rules.push_back(path + " is present but " +
-                    (path == kModNvPeerMem ? std::string("no NCCL release checks it") : "NCCL " + c.v + " does not check it"));
+    rules.push_back(
+        path + " is present but " +
+        (path == kModNvPeerMem ? std::string("no NCCL release checks it") : "NCCL " + c.v + " does not check it"));
   }
 }
 
@@ -477,11 +500,15 @@ Side gpu_side(const Endpoint& gpu, int sm) {
   Side rec = recorded_gdr(gpu, gpu.id);
   if (rec.ok != Tri::Unknown) return rec;
   if (sm == 0)
-    return {Tri::Yes, {"compute capability of " + gpu.id + " unknown: assumed GDR-capable (sm >= 60; "
-                       "cudaDevAttrGPUDirectRDMASupported cannot be read from files)"}};
+    return {Tri::Yes,
+            {"compute capability of " + gpu.id +
+             " unknown: assumed GDR-capable (sm >= 60; "
+             "cudaDevAttrGPUDirectRDMASupported cannot be read from files)"}};
   if (sm < 60)
-    return {Tri::Unknown, {"sm " + std::to_string(sm) + " predates Pascal: GDR support "
-                           "(cudaDevAttrGPUDirectRDMASupported) cannot be read from files"}};
+    return {Tri::Unknown,
+            {"sm " + std::to_string(sm) +
+             " predates Pascal: GDR support "
+             "(cudaDevAttrGPUDirectRDMASupported) cannot be read from files"}};
   return {};
 }
 
@@ -539,7 +566,8 @@ Side read_side(const Context& c, const Endpoint& gpu, int sm) {
   if (read > 0) return {Tri::Yes, {cite(*s) + ": send side allowed without the NVLink condition"}};
   bool all_archs = !at_least(c.in.version, 2, 19);  // 2.19 exempted sm >= 80
   std::string sm_text = sm ? "sm " + std::to_string(sm) : "unknown compute capability";
-  if (!all_archs && sm >= 80) return {Tri::Yes, {"send side: " + sm_text + " reads GPU memory by default (NCCL >= 2.19)"}};
+  if (!all_archs && sm >= 80)
+    return {Tri::Yes, {"send side: " + sm_text + " reads GPU memory by default (NCCL >= 2.19)"}};
   if (const Endpoint* peer = nvlink_peer(c, gpu)) return {Tri::Yes, {"send side allowed: NVLink to " + peer->id}};
   if (c.gpus.size() == 1) return {Tri::Yes, {"send side allowed: the only GPU"}};
   std::string cond = "reads GPU memory by default only with an NVLink to another GPU (or a single GPU); " + gpu.id +
@@ -563,12 +591,14 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   if (c.transport.ok != Tri::Yes) {
     p.send = p.recv = c.transport.ok;
     p.rules = c.transport.rules;
+    p.causes.push_back(GdrCause::Transport);
     return p;
   }
   add(p.rules, c.hca_rules);
   if (c.nics.empty()) {
     p.send = p.recv = Tri::No;
     p.rules.push_back("no RDMA NIC available to NCCL: it falls back to the Socket transport, never GDR");
+    p.causes.push_back(GdrCause::NoNic);
     return p;
   }
   NicChoice ch = choose_nics(c, gpu);
@@ -584,6 +614,9 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   add(p.rules, c.level.rules);
   add(p.rules, lvl.rules);
   p.recv = every({net.ok, dev.ok, lvl.ok});
+  if (net.ok != Tri::Yes) p.causes.push_back(GdrCause::PeerMemory);
+  if (dev.ok != Tri::Yes) p.causes.push_back(GdrCause::GpuSide);
+  if (lvl.ok != Tri::Yes) p.causes.push_back(c.level.set ? GdrCause::LevelSetting : GdrCause::Distance);
   if (p.recv == Tri::No) {
     p.send = Tri::No;  // the read rules cannot change anything
     return p;
@@ -591,6 +624,8 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   Side read = read_side(c, gpu, sm);
   add(p.rules, read.rules);
   p.send = every({p.recv, read.ok});
+  if (read.ok != Tri::Yes)
+    p.causes.push_back(c.in.settings.find("NCCL_NET_GDR_READ") ? GdrCause::ReadSetting : GdrCause::ReadRule);
   return p;
 }
 

@@ -38,15 +38,31 @@ struct GpuFacts {
   int sm = 0;  // compute capability major*10+minor; 0 = unknown
 };
 
+// What kept GDR off (or unknown) for a GPU, for choosing the fix.
+enum class GdrCause {
+  Transport,       // NCCL_IB_DISABLE / NCCL_NET: not the IB transport
+  NoNic,           // no RDMA NIC available to NCCL
+  PeerMemory,      // NIC side: no peer-memory module and no DMA-BUF path
+  GpuSide,         // GPU side: not GDR-capable or unknown
+  Distance,        // the GPU→NIC path is farther than the level allows
+  LevelSetting,    // NCCL_NET_GDR_LEVEL set (e.g. LOC) decided it
+  ReadSetting,     // NCCL_NET_GDR_READ=0
+  ReadRule,        // send side needs an NVLink peer (pre-Ampere, or NCCL <= 2.18)
+};
+
 struct GdrPrediction {
   std::string gpu;                // GPU endpoint id
-  std::vector<std::string> nics;  // NIC endpoint ids NCCL would use for this GPU (first = default)
-  NcclPath path = NcclPath::Unknown;  // GPU→first NIC, NCCL's view
+  // NIC endpoint ids NCCL would use for this GPU: the equally close ("local")
+  // NICs, channel 0's NIC first. Empty when NCCL would not use IB at all.
+  std::vector<std::string> nics;
+  NcclPath path = NcclPath::Unknown;  // GPU→first NIC, NCCL's view (P2C on Grace C2C, 2.27+)
   Tri send = Tri::Unknown;        // NIC reads GPU memory (read=1)
   Tri recv = Tri::Unknown;        // NIC writes GPU memory (read=0)
-  std::string level;              // effective NCCL_NET_GDR_LEVEL name, e.g. "PXB"
+  std::string level;              // effective NCCL_NET_GDR_LEVEL name, e.g. "PXB" ("P2C" by default from 2.29)
+  std::vector<GdrCause> causes;   // why send or recv is not Yes; empty when both are
   std::vector<std::string> rules; // each rule that decided, in words, e.g.
-                                  // "distance PHB > level PXB: GDR disabled (NCCL_NET_GDR_LEVEL default)"
+                                  // "distance PHB > level PXB (default): NCCL stages through host memory",
+                                  // "NCCL_NET_GDR_LEVEL=LOC (from /etc/nccl.conf:2) disables GDR everywhere"
 };
 
 struct GdrPredictInput {
@@ -60,11 +76,15 @@ struct GdrPredictInput {
 std::vector<GdrPrediction> predict_gdr(const GdrPredictInput& input);
 
 // Parses NCCL_NET_GDR_LEVEL as the given version would (names valid in that
-// version, legacy integers 0..4+). nullopt = unrecognised (NCCL keeps the default).
+// version, matched exactly; legacy integers 0..4+, read from a leading
+// digit). nullopt = unrecognised (NCCL keeps the default). For NCCL <= 2.5,
+// an integer parameter with "distance >= level disables" on the scale PIX0
+// PXB1 PHB2 NODE3 SYS4, the result is the equivalent inclusive level.
 std::optional<NcclPath> parse_gdr_level(const std::string& value, const NcclVersion& version);
 
 // NCCL_IB_HCA filtering (nccl-spec: prefix match by default, '=' exact,
-// '^' exclude, ':port' suffix). True when the RDMA device name/port passes.
+// '^' exclude, ':port' suffix; nothing trimmed). True when the RDMA device
+// name/port passes. An empty filter selects everything; "^" alone nothing.
 bool ib_hca_selects(const std::string& filter, const std::string& device, int port);
 
 }  // namespace gdrcheck

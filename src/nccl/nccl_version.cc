@@ -23,8 +23,12 @@ bool all_of_set(std::string_view s, bool (*ok)(char)) {
   return true;
 }
 
-bool release_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.'; }
-bool build_char(char c) { return std::isgraph(static_cast<unsigned char>(c)) != 0; }
+bool release_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '.';
+}
+bool build_char(char c) {
+  return std::isgraph(static_cast<unsigned char>(c)) != 0;
+}
 
 // What may follow the numbers: a package release ("-1", as in the git tag
 // v2.21.5-1 and the .deb/.rpm versions) and/or a build tag ("+cuda12.2",
