@@ -127,3 +127,33 @@ TEST(TopoCli, UsageErrorsExit64) {
 
 }  // namespace
 }  // namespace gdrcheck
+
+namespace gdrcheck {
+namespace {
+
+// Pasted nvidia-smi text: codes exactly as printed, NIC legend names kept.
+TEST(TopoCli, SmiTextJsonKeepsPrintedCodesAndLegendNames) {
+  auto r = run_gdrcheck({"topo", "--json", test_data("smi/stelline-esc8000a-4x6000ada-legend.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["source"]["kind"], "smi-text");
+  ASSERT_EQ(j["nics"].size(), 4u);
+  EXPECT_EQ(j["nics"][2]["id"], "NIC2");
+  EXPECT_EQ(j["nics"][2]["name"], "mlx5_2");
+  EXPECT_EQ(j["matrix"]["GPU0"]["GPU1"], "NODE");
+  EXPECT_EQ(j["matrix"]["GPU2"]["NIC0"], "SYS");
+  EXPECT_EQ(j["nccl_matrix"]["GPU0"]["NIC0"], "PHB");  // NODE is PHB for NCCL
+  EXPECT_EQ(j["cpu_affinity"]["GPU2"], "32-63");
+}
+
+TEST(TopoCli, NcclXmlShowsBroadcomFlattening) {
+  auto r = run_gdrcheck({"topo", test_data("recorded/oci-hpc/H100-topology.xml")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("GPU0-NIC0: nvidia-smi PXB, NCCL PIX"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NIC0: mlx5_0 (0000:0c:00.0) MT2910 Family [ConnectX-7]"), std::string::npos);
+  auto old = run_gdrcheck({"topo", "--no-bcm-flatten", "--json", test_data("recorded/oci-hpc/H100-topology.xml")});
+  EXPECT_EQ(json::parse(old.out)["nccl_matrix"]["GPU0"]["NIC0"], "PXB");
+}
+
+}  // namespace
+}  // namespace gdrcheck

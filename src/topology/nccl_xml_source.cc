@@ -16,6 +16,7 @@
 
 #include <pugixml.hpp>
 
+#include "host/pci_names.h"
 #include "host/sysfs_values.h"
 #include "topology/input_error.h"
 
@@ -387,6 +388,16 @@ bool looks_like_nccl_xml(std::string_view text) {
   return c == '>' || c == '/' || std::isspace(static_cast<unsigned char>(c));
 }
 
+// Model names from pci.ids for devices whose ids the file records, as the
+// sysfs reader gives them.
+void name_models(Topology& t) {
+  for (auto& e : t.endpoints) {
+    if (!e.model.empty() || e.node < 0) continue;
+    const PciNode& n = t.nodes[e.node];
+    if (n.ids_known && n.kind == PciNode::Kind::Device) e.model = pci_device_name(n.vendor, n.device);
+  }
+}
+
 Topology read_nccl_xml(std::string_view text, const std::string& source_name) {
   check_text(text, source_name);
   pugi::xml_document doc;
@@ -405,7 +416,9 @@ Topology read_nccl_xml(std::string_view text, const std::string& source_name) {
   if (!root) throw InputError(source_name, "no XML element found, expected <system version=\"1\">");
   if (std::string_view(root.name()) != "system") throw InputError(source_name, wrong_root(root.name()));
   check_version(root, source_name);
-  return Reader(source_name).read(root);
+  Topology t = Reader(source_name).read(root);
+  name_models(t);
+  return t;
 }
 
 }  // namespace gdrcheck
