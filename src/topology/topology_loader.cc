@@ -66,7 +66,7 @@ Topology hwloc_from_text(const std::string& path, const std::string& text, const
   try {
     Topology t = read_hwloc_xml(tmpl, extra);
     ::unlink(tmpl);
-    t.source = "-";
+    t.source = path;  // "-": the file hwloc read was a temporary copy of stdin
     return t;
   } catch (const InputError& e) {
     ::unlink(tmpl);
