@@ -70,6 +70,18 @@ Finding judge_bridge(const PciFunctionState* f, const std::string& bdf, const st
   return ok("acs", bdf, "ACS redirect off (" + pairs + ")", ev);
 }
 
+// An unprivileged capture hides ACS on every bridge alike: one finding
+// says so instead of one per bridge.
+Finding merge_rootless(const std::vector<Finding>& each) {
+  Finding f = each.front();
+  f.subject = "host";
+  f.summary = "ACS unknown on all " + std::to_string(each.size()) + " bridges between GPUs and their NICs: config read without root";
+  f.affects.clear();
+  for (const auto& b : each) f.affects.insert(f.affects.end(), b.affects.begin(), b.affects.end());
+  f.evidence = {each.front().evidence.front() + " (and the same on the other " + std::to_string(each.size() - 1) + ")"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> check_acs(const NodeEvidence& e) {
@@ -92,14 +104,17 @@ std::vector<Finding> check_acs(const NodeEvidence& e) {
     }
   }
   std::vector<Finding> out;
+  bool all_rootless = !order.empty();
   for (int b : order) {
     const PciNode& node = e.topology.nodes[b];
     if (!node.address) continue;
     auto it = e.host.functions.find(*node.address);
     Finding f = judge_bridge(it == e.host.functions.end() ? nullptr : &it->second, node.address->str(), pairs_of[b], grace);
     f.affects = affects[b];
+    all_rootless = all_rootless && f.status == Status::Unknown && f.summary.find("without root") != std::string::npos;
     out.push_back(std::move(f));
   }
+  if (all_rootless) return {merge_rootless(out)};
   return out;
 }
 

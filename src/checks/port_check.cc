@@ -28,12 +28,22 @@ std::string generation(const std::string& rate_text, double gbps, bool ethernet)
 
 std::string subject(const RdmaDevice& d, const RdmaPort& p) { return d.name + "/" + std::to_string(p.number); }
 
+// The fastest rate one port of this card can run. Dual-port cards (a second
+// function of the same device ID) split the model's bandwidth: a dual-port
+// ConnectX-7 is 2x200G, so 200 Gb/s per port is not a degraded link.
 double model_max_rate(const NodeEvidence& e, const RdmaDevice& d) {
   if (!d.pci) return 0;
+  const PciNode* self = nullptr;
   for (const auto& n : e.topology.nodes)
-    if (n.address && *n.address == *d.pci && n.vendor == 0x15b3)
-      if (auto info = mellanox_nic_info(n.device)) return info->max_rate_gbps;
-  return 0;
+    if (n.address && *n.address == *d.pci && n.vendor == 0x15b3) self = &n;
+  if (!self) return 0;
+  auto info = mellanox_nic_info(self->device);
+  if (!info) return 0;
+  for (const auto& n : e.topology.nodes)
+    if (n.address && n.address != self->address && n.vendor == self->vendor && n.device == self->device &&
+        n.address->domain == d.pci->domain && n.address->bus == d.pci->bus && n.address->device == d.pci->device)
+      return info->max_rate_gbps / 2;
+  return info->max_rate_gbps;
 }
 
 Finding state_problem(const RdmaDevice& d, const RdmaPort& p, const std::vector<std::string>& ev) {

@@ -1,5 +1,7 @@
 #include "host/host_state.h"
 
+#include <algorithm>
+
 #include "host/sysfs_values.h"
 
 namespace gdrcheck {
@@ -77,6 +79,7 @@ std::vector<RdmaDevice> read_rdma(const Root& root) {
       if (auto n = parse_sysfs_int(p)) d.ports.push_back(read_port(root, dir + "/ports/" + p, static_cast<int>(*n)));
     out.push_back(std::move(d));
   }
+  std::sort(out.begin(), out.end(), [](const RdmaDevice& a, const RdmaDevice& b) { return natural_less(a.name, b.name); });
   return out;
 }
 

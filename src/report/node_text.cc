@@ -1,5 +1,6 @@
 #include "report/node_text.h"
 
+#include <map>
 #include <sstream>
 
 namespace gdrcheck {
@@ -43,15 +44,38 @@ void write_finding(std::ostream& out, const Finding& f, const NodeTextOptions& o
   if (!f.fix.empty()) out << "              fix: " << f.fix << "\n";
 }
 
+// One block per check: every finding that is not OK in full; OK ones one
+// line each with --verbose, otherwise counted ("12 OK: GPU0 ... GPU7").
+void write_check(std::ostream& out, const std::vector<const Finding*>& fs, const NodeTextOptions& o) {
+  std::vector<const Finding*> fine;
+  for (const Finding* f : fs) {
+    if (f->status != Status::Ok || o.verbose) write_finding(out, *f, o);
+    else fine.push_back(f);
+  }
+  if (fine.empty() || o.quiet) return;
+  if (fine.size() == 1) {
+    write_finding(out, *fine.front(), o);
+    return;
+  }
+  std::string subjects;
+  for (std::size_t i = 0; i < fine.size() && i < 6; ++i) subjects += (i ? ", " : "") + fine[i]->subject;
+  if (fine.size() > 6) subjects += ", ...";
+  bool others = fine.size() < fs.size();
+  out << "  " << status_cell(Status::Ok, o, 10) << fine.size() << (others ? " more" : "") << " OK: " << subjects
+      << " (-v shows each)\n";
+}
+
 void write_findings(std::ostream& out, const NodeReport& r, const NodeTextOptions& o) {
-  std::string current;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Finding*>> by_check;
   for (const auto& f : r.findings) {
     if (o.quiet && f.status == Status::Ok) continue;
-    if (f.check != current) {
-      current = f.check;
-      out << "[" << current << "]\n";
-    }
-    write_finding(out, f, o);
+    if (!by_check.count(f.check)) order.push_back(f.check);
+    by_check[f.check].push_back(&f);
+  }
+  for (const auto& check : order) {
+    out << "[" << check << "]\n";
+    write_check(out, by_check[check], o);
   }
 }
 

@@ -172,17 +172,6 @@ bool is_mellanox_nic(const PciNode& n) {
   return n.vendor == 0x15b3 && ((cls >> 8) == 0x02 || cls == 0x0c06);
 }
 
-// "mlx5_10" after "mlx5_9": compare the trailing number numerically.
-bool natural_less(const std::string& a, const std::string& b) {
-  auto split = [](const std::string& s) {
-    std::size_t i = s.size();
-    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
-    long n = i < s.size() && s.size() - i < 9 ? std::stol(s.substr(i)) : -1;
-    return std::pair<std::string, long>(s.substr(0, i), n);
-  };
-  return split(a) < split(b);
-}
-
 Endpoint make_endpoint(const Topology& t, int node, DeviceRole role) {
   const PciNode& n = t.nodes[node];
   Endpoint e;

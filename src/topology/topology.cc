@@ -1,6 +1,7 @@
 #include "topology/topology.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace gdrcheck {
 
@@ -23,6 +24,16 @@ const char* device_role_name(DeviceRole r) {
     case DeviceRole::Extra: return "extra";
   }
   return "extra";
+}
+
+bool natural_less(const std::string& a, const std::string& b) {
+  auto split = [](const std::string& s) {
+    std::size_t i = s.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
+    long n = i < s.size() && s.size() - i < 9 ? std::stol(s.substr(i)) : -1;
+    return std::pair<std::string, long>(s.substr(0, i), n);
+  };
+  return split(a) < split(b);
 }
 
 int Topology::root_of(int node) const {

@@ -106,4 +106,7 @@ struct Topology {
   int add_node(PciNode n);
 };
 
+// Device-name order with numbers compared as numbers: mlx5_2 < mlx5_10.
+bool natural_less(const std::string& a, const std::string& b);
+
 }  // namespace gdrcheck
