@@ -1,5 +1,8 @@
 #include "recorded_fixtures.h"
 
+#include "fixture/node_description.h"
+#include "fixture/root_builder.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -32,6 +35,33 @@ Extracted& extracted() {
 }
 
 }  // namespace
+
+std::string scratch_dir() {
+  Extracted& e = extracted();
+  std::string base = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  std::string tmpl = base + "/gdrcheck-test-XXXXXX";
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  std::lock_guard<std::mutex> lock(e.mu);
+  e.roots.emplace("scratch:" + tmpl, tmpl);
+  return tmpl;
+}
+
+std::string fresh_node_root(const std::string& name, const std::vector<std::string>& variants) {
+  std::string dir = scratch_dir() + "/root";
+  fixture::build_root(fixture::load_node_description(test_data("nodes/" + name + ".json"), variants), dir);
+  return dir;
+}
+
+std::string node_root(const std::string& name, const std::vector<std::string>& variants) {
+  static std::map<std::string, std::string> built;
+  static std::mutex mu;
+  std::string key = name;
+  for (const auto& v : variants) key += "+" + v;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = built.find(key);
+  if (it == built.end()) it = built.emplace(key, fresh_node_root(name, variants)).first;
+  return it->second;
+}
 
 std::string test_data(const std::string& relative) { return std::string(GDRCHECK_TEST_DATA) + "/" + relative; }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gdrcheck::testing {
 
@@ -26,5 +27,15 @@ inline std::string qib_root() {  // QLogic IB NIC, no GPU
 inline std::string p100_vm_root() {  // QEMU VM with a passed-through P100
   return recorded_root("recorded/ghw/linux-amd64-accel-nvidia.tar.gz", "");
 }
+
+// A root built from tests/data/nodes/<name>.json with the given variants,
+// built once per process (read-only use).
+std::string node_root(const std::string& name, const std::vector<std::string>& variants = {});
+
+// A freshly built root the test may change; removed at exit.
+std::string fresh_node_root(const std::string& name, const std::vector<std::string>& variants = {});
+
+// A writable temporary directory on tmpfs when available, removed at exit.
+std::string scratch_dir();
 
 }  // namespace gdrcheck::testing

@@ -50,7 +50,9 @@ std::vector<std::string> needed_modules(const NodeEvidence& e) {
 Finding rdma_modules(const NodeEvidence& e) {
   const HostState& h = e.host;
   std::vector<std::string> need = needed_modules(e);
-  if (need.empty()) return ok("driver", "rdma", "no Mellanox/NVIDIA NIC driver bound: no mlx modules needed", {});
+  if (need.empty())
+    return ok("driver", "rdma", "no Mellanox/NVIDIA NIC driver bound: no mlx modules needed",
+              {"no NIC function bound to mlx5_core or mlx4_core"});
   std::vector<std::string> ev, missing;
   if (!h.module_dir)
     return problem("driver", "rdma", Status::Unknown, "RDMA modules unknown: /sys/module not captured", {"/sys/module: not found"},

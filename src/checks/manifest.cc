@@ -31,16 +31,26 @@ json observed(const NodeReport& r, const HostState& h) {
   for (const Endpoint* g : r.topology.with_role(DeviceRole::Gpu)) ++gpus[gpu_model(r, *g)];
   for (const Endpoint* n : r.topology.with_role(DeviceRole::Nic)) ++nics[nic_model(r, *n)];
   std::set<std::string> firmware, layers;
-  std::set<double> rates;
+  std::map<std::string, int> rates;  // "400" -> ports at that rate
   for (const auto& d : h.rdma) {
     if (d.fw_ver.value) firmware.insert(*d.fw_ver.value);
     for (const auto& p : d.ports) {
       if (p.link_layer.value) layers.insert(*p.link_layer.value);
-      if (auto rate = parse_ib_rate_gbps(p.rate.value.value_or(""))) rates.insert(*rate);
+      if (auto rate = parse_ib_rate_gbps(p.rate.value.value_or(""))) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", *rate);
+        ++rates[buf];
+      }
     }
   }
   json pairs = json::object();
-  for (const auto& p : r.pairs) pairs[p.gpu] = {{"nic", p.nic_name}, {"path", p.path}};
+  // From the predictions, not r.pairs: the pair verdicts are made after
+  // (and from) the manifest's findings.
+  for (const auto& p : r.predictions) {
+    const Endpoint* nic = p.nics.empty() ? nullptr : r.topology.find(p.nics.front());
+    pairs[p.gpu] = {{"nic", nic ? json(nic->name) : json(nullptr)},
+                    {"path", nic ? json(r.paths.smi_at(p.gpu, nic->id).code) : json(nullptr)}};
+  }
   auto driver = parse_nvidia_version(h.nvidia_version.value.value_or(""));
   return {{"schema", "gdrcheck.manifest/1"},
           {"gpus", {{"count", r.topology.with_role(DeviceRole::Gpu).size()}, {"models", gpus}}},

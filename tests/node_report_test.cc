@@ -1,0 +1,423 @@
+// The node checks on built roots (tests/data/nodes) and their failure
+// variants, and with evidence removed: for every check a good case, a bad
+// case and a case where its evidence is missing (UNKNOWN, never OK).
+#include "checks/node_report.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "checks/manifest.h"
+#include "recorded_fixtures.h"
+#include "topology/hwloc_source.h"
+#include "topology/input_error.h"
+
+namespace gdrcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::fresh_node_root;
+using testing::node_root;
+
+struct Checked {
+  HostState host;
+  NodeReport report;
+};
+
+Checked check(const std::string& root, HostReadOptions ro = {}, NodeOptions no = {}) {
+  Topology t = read_sysfs_topology(Root(root));
+  HostState h = read_host_state(Root(root), t, ro);
+  NodeReport r = build_node_report(std::move(t), h, no);
+  return {std::move(h), std::move(r)};
+}
+
+const Finding* find(const NodeReport& r, const std::string& check, const std::string& subject) {
+  for (const auto& f : r.findings)
+    if (f.check == check && f.subject == subject) return &f;
+  return nullptr;
+}
+
+Status status_of(const NodeReport& r, const std::string& check, const std::string& subject) {
+  const Finding* f = find(r, check, subject);
+  EXPECT_NE(f, nullptr) << "no " << check << " finding for " << subject;
+  return f ? f->status : Status::Unknown;
+}
+
+std::vector<const Finding*> of_check(const NodeReport& r, const std::string& check) {
+  std::vector<const Finding*> out;
+  for (const auto& f : r.findings)
+    if (f.check == check) out.push_back(&f);
+  return out;
+}
+
+const PairVerdict& pair(const NodeReport& r, const std::string& gpu) {
+  for (const auto& p : r.pairs)
+    if (p.gpu == gpu) return p;
+  throw std::runtime_error("no pair for " + gpu);
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string device_dir(const std::string& root, const std::string& bdf) {
+  return fs::canonical(root + "/sys/bus/pci/devices/" + bdf).string();
+}
+
+// --- the healthy DGX H100-like node -------------------------------------------------
+
+TEST(NodeHealthy, DgxH100IsReadyOnEveryGpu) {
+  auto c = check(node_root("dgx-h100"));
+  EXPECT_EQ(c.report.status, Status::Ok);
+  ASSERT_EQ(c.report.pairs.size(), 8u);
+  for (const auto& p : c.report.pairs) {
+    EXPECT_EQ(p.status, Status::Ok) << p.gpu << ": " << p.reason;
+    EXPECT_EQ(p.gdr_send, Tri::Yes);
+    EXPECT_EQ(p.gdr_recv, Tri::Yes);
+    EXPECT_EQ(p.path, "PXB");       // two Broadcom sub-switches for nvidia-smi
+    EXPECT_EQ(p.nccl_path, "PIX");  // one switch for NCCL after flattening
+  }
+  EXPECT_EQ(pair(c.report, "GPU0").nic_name, "mlx5_0");
+  EXPECT_EQ(pair(c.report, "GPU7").nic_name, "mlx5_11");
+  EXPECT_EQ(c.report.host, "dgx-h100-01");
+  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Ok);
+  EXPECT_EQ(status_of(c.report, "driver", "nvidia"), Status::Ok);
+  EXPECT_NE(find(c.report, "driver", "nvidia")->summary.find("open kernel module"), std::string::npos);
+  EXPECT_EQ(status_of(c.report, "path", "rails"), Status::Ok);
+  EXPECT_EQ(status_of(c.report, "gpu", "GPU3"), Status::Ok);
+  EXPECT_EQ(status_of(c.report, "iommu", "mlx5_0"), Status::Ok);
+  EXPECT_EQ(status_of(c.report, "link", "GPU0"), Status::Ok);
+  // The dual-port 2x200G storage NIC is not "below its model's rate".
+  EXPECT_EQ(status_of(c.report, "port", "mlx5_1/1"), Status::Ok);
+}
+
+TEST(NodeHealthy, OkFindingsStillCarryEvidence) {
+  auto c = check(node_root("dgx-h100"));
+  for (const auto& f : c.report.findings) {
+    EXPECT_FALSE(f.evidence.empty()) << f.check << " " << f.subject;
+    EXPECT_TRUE(f.status == Status::Ok || !f.fix.empty()) << f.check << " " << f.subject << " has no fix";
+  }
+}
+
+// --- gpu ----------------------------------------------------------------------------
+
+TEST(NodeGpu, UnboundDriverIsCritical) {
+  std::string root = fresh_node_root("dgx-h100");
+  fs::remove(device_dir(root, "0000:1b:00.0") + "/driver");
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "gpu", "GPU0"), Status::Critical);
+  EXPECT_EQ(pair(c.report, "GPU0").status, Status::Critical);
+}
+
+TEST(NodeGpu, NoGpuAtAllIsUnknownNotOk) {
+  auto c = check(testing::ve_root());
+  EXPECT_EQ(status_of(c.report, "gpu", "host"), Status::Unknown);
+  EXPECT_NE(c.report.status, Status::Ok);
+}
+
+// --- nic ----------------------------------------------------------------------------
+
+TEST(NodeNic, MissingRdmaDeviceIsCritical) {
+  std::string root = fresh_node_root("dgx-h100");
+  fs::remove(root + "/sys/class/infiniband/mlx5_0");
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "nic", "0000:18:00.0"), Status::Critical);
+}
+
+TEST(NodeNic, UnreadableFirmwareIsSaid) {
+  std::string root = fresh_node_root("dgx-h100");
+  fs::remove(fs::canonical(root + "/sys/class/infiniband/mlx5_0").string() + "/fw_ver");
+  auto c = check(root);
+  const Finding* f = find(c.report, "nic", "mlx5_0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("firmware unknown"), std::string::npos);
+  bool said = false;
+  for (const auto& e : f->evidence) said |= e.find("fw_ver: not found") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// --- port ---------------------------------------------------------------------------
+
+TEST(NodePort, DownPortIsCritical) {
+  auto c = check(node_root("dgx-h100", {"port-down"}));
+  const Finding* f = find(c.report, "port", "mlx5_0/1");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Critical);
+  EXPECT_NE(f->summary.find("DOWN"), std::string::npos);
+  EXPECT_EQ(pair(c.report, "GPU0").status, Status::Critical);
+  EXPECT_EQ(pair(c.report, "GPU1").status, Status::Ok);
+}
+
+TEST(NodePort, SlowPortIsAWarning) {
+  auto c = check(node_root("dgx-h100", {"nic-slow"}));
+  std::vector<const Finding*> slow;
+  for (const Finding* f : of_check(c.report, "port"))
+    if (f->status == Status::Warning) slow.push_back(f);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_NE(slow[0]->summary.find("below the 400 Gb/s"), std::string::npos);
+}
+
+TEST(NodePort, MissingStateIsUnknown) {
+  std::string root = fresh_node_root("dgx-h100");
+  fs::remove(fs::canonical(root + "/sys/class/infiniband/mlx5_0").string() + "/ports/1/state");
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "port", "mlx5_0/1"), Status::Unknown);
+}
+
+TEST(NodePort, RoceWithoutV2GidIsAWarning) {
+  auto good = check(node_root("roce-node"));
+  for (const Finding* f : of_check(good.report, "port")) EXPECT_EQ(f->status, Status::Ok) << f->subject << f->summary;
+  EXPECT_NE(of_check(good.report, "port").front()->summary.find("RoCE"), std::string::npos);
+  std::string root = fresh_node_root("roce-node");
+  std::string types = fs::canonical(root + "/sys/class/infiniband/mlx5_0").string() + "/ports/1/gid_attrs/types";
+  for (const auto& entry : fs::directory_iterator(types)) write(entry.path().string(), "IB/RoCE v1\n");
+  auto bad = check(root);
+  EXPECT_EQ(status_of(bad.report, "port", "mlx5_0/1"), Status::Warning);
+}
+
+// --- peermem ------------------------------------------------------------------------
+
+TEST(NodePeermem, MissingModuleWithoutDmaBufIsCritical) {
+  auto c = check(node_root("dgx-h100", {"peermem-missing"}));
+  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Critical);
+  for (const auto& p : c.report.pairs) {
+    EXPECT_EQ(p.gdr_recv, Tri::No);
+    EXPECT_EQ(p.status, Status::Critical);
+  }
+}
+
+TEST(NodePeermem, LoadedButNotRegisteredIsItsOwnFinding) {
+  auto c = check(node_root("dgx-h100", {"peermem-unregistered"}));
+  const Finding* f = find(c.report, "peermem", "host");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Critical);
+  EXPECT_NE(f->summary.find("loaded but not registered"), std::string::npos);
+}
+
+TEST(NodePeermem, LegacyNvPeerMemIsAWarning) {
+  auto c = check(node_root("dgx-a100", {"nv-peer-mem"}));
+  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Warning);
+}
+
+TEST(NodePeermem, DmaBufPathWithoutModule) {
+  // The PCIe server has no peer-memory module; its driver decides DMA-BUF.
+  auto c = check(node_root("pcie-server-nic-remote"));
+  const Finding* f = find(c.report, "peermem", "host");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->status == Status::Ok || f->status == Status::Critical) << f->summary;
+  EXPECT_NE(f->evidence.back().find("DMA-BUF"), std::string::npos);
+}
+
+TEST(NodePeermem, UnknownDriverMakesDmaBufUnknown) {
+  std::string root = fresh_node_root("dgx-h100", {"peermem-missing"});
+  fs::remove(root + "/proc/driver/nvidia/version");
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Unknown);
+  EXPECT_EQ(c.report.pairs[0].gdr_recv, Tri::Unknown);
+}
+
+// --- path ---------------------------------------------------------------------------
+
+TEST(NodePath, NicOnTheOtherSocketStagesThroughHost) {
+  auto c = check(node_root("pcie-server-nic-remote"));
+  const PairVerdict& p = pair(c.report, "GPU0");
+  EXPECT_EQ(p.path, "SYS");
+  EXPECT_EQ(p.gdr_recv, Tri::No);
+  EXPECT_EQ(status_of(c.report, "path", "GPU0-" + p.nic), Status::Warning);
+}
+
+TEST(NodePath, FlattenedVmTreeIsRecognised) {
+  auto c = check(node_root("vm-flattened"));
+  const Finding* f = find(c.report, "path", "topology");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Warning);
+  EXPECT_NE(f->fix.find("NCCL_TOPO_FILE"), std::string::npos);
+  auto dgx = check(node_root("dgx-h100"));
+  EXPECT_EQ(find(dgx.report, "path", "topology"), nullptr);
+}
+
+TEST(NodePath, UnknownLocalityIsUnknown) {
+  std::string root = fresh_node_root("pcie-server-nic-remote");
+  // The NIC's host bridge can no longer be placed: every function under it
+  // says numa_node -1 and lists every CPU as local.
+  Topology t = read_sysfs_topology(Root(root));
+  const Endpoint* nic = t.with_role(DeviceRole::Nic).front();
+  std::string all = Root(root).read("/sys/devices/system/cpu/online").trimmed();
+  std::vector<int> nodes;
+  for (int n = 0; n < static_cast<int>(t.nodes.size()); ++n)
+    if (t.nodes[n].address && t.root_of(n) == t.root_of(nic->node)) nodes.push_back(n);
+  for (int n : nodes) {
+    std::string dir = device_dir(root, t.nodes[n].address->str());
+    write(dir + "/numa_node", "-1\n");
+    write(dir + "/local_cpulist", all + "\n");
+    write(dir + "/local_cpus", "ffffffff,ffffffff\n");
+  }
+  auto c = check(root);
+  const PairVerdict& p = pair(c.report, "GPU0");
+  EXPECT_EQ(p.path, "?");
+  EXPECT_EQ(status_of(c.report, "path", "GPU0-" + p.nic), Status::Unknown);
+}
+
+// --- acs ----------------------------------------------------------------------------
+
+TEST(NodeAcs, RedirectOnOneSwitchPortIsCritical) {
+  auto c = check(node_root("dgx-h100", {"acs-redirect"}));
+  std::vector<const Finding*> bad;
+  for (const Finding* f : of_check(c.report, "acs"))
+    if (f->status != Status::Ok) bad.push_back(f);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0]->status, Status::Critical);
+  EXPECT_NE(bad[0]->fix.find("setpci -s " + bad[0]->subject + " ECAP_ACS+0x6.w=0000"), std::string::npos);
+  EXPECT_NE(bad[0]->evidence.back().find("ReqRedir+"), std::string::npos);
+  int critical_pairs = 0;
+  for (const auto& p : c.report.pairs) critical_pairs += p.status == Status::Critical;
+  EXPECT_EQ(critical_pairs, 1);
+}
+
+TEST(NodeAcs, RootlessCaptureIsUnknownNeverOk) {
+  auto c = check(node_root("dgx-h100", {"rootless"}));
+  auto acs = of_check(c.report, "acs");
+  ASSERT_EQ(acs.size(), 1u);
+  EXPECT_EQ(acs[0]->status, Status::Unknown);
+  EXPECT_EQ(acs[0]->fix, "run as root to check ACS");
+  EXPECT_EQ(c.report.status, Status::Unknown);
+}
+
+// --- iommu --------------------------------------------------------------------------
+
+TEST(NodeIommu, TranslatedDomainsAreCritical) {
+  auto c = check(node_root("dgx-h100", {"iommu-translated"}));
+  EXPECT_EQ(status_of(c.report, "iommu", "GPU0"), Status::Critical);
+  EXPECT_NE(find(c.report, "iommu", "GPU0")->fix.find("iommu=pt"), std::string::npos);
+}
+
+TEST(NodeIommu, OldKernelWithoutTypeFallsBackToCmdline) {
+  std::string root = fresh_node_root("dgx-h100", {"iommu-translated"});
+  for (const auto& g : fs::directory_iterator(root + "/sys/kernel/iommu_groups")) fs::remove(g.path() / "type");
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "iommu", "GPU0"), Status::Critical);  // intel_iommu=on without iommu=pt
+  fs::remove(root + "/proc/cmdline");
+  auto unknown = check(root);
+  EXPECT_EQ(status_of(unknown.report, "iommu", "GPU0"), Status::Unknown);
+}
+
+TEST(NodeIommu, NoIommuIsOneHostFinding) {
+  auto c = check(node_root("vm-flattened"));
+  EXPECT_EQ(status_of(c.report, "iommu", "host"), Status::Ok);
+}
+
+// --- link ---------------------------------------------------------------------------
+
+TEST(NodeLink, GpuAtX8IsCritical) {
+  auto c = check(node_root("dgx-h100", {"gpu-x8"}));
+  std::vector<const Finding*> bad;
+  for (const Finding* f : of_check(c.report, "link"))
+    if (f->status != Status::Ok) bad.push_back(f);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0]->status, Status::Critical);
+  EXPECT_NE(bad[0]->summary.find("x8 (max Gen5 x16)"), std::string::npos);
+}
+
+TEST(NodeLink, IdleGpuSpeedIsOnlyANote) {
+  std::string root = fresh_node_root("dgx-h100");
+  write(device_dir(root, "0000:1b:00.0") + "/current_link_speed", "2.5 GT/s PCIe\n");
+  auto c = check(root);
+  const Finding* f = find(c.report, "link", "GPU0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Ok);
+  EXPECT_NE(f->summary.find("idle GPU"), std::string::npos);
+}
+
+TEST(NodeLink, MissingLinkFilesAreUnknown) {
+  std::string root = fresh_node_root("dgx-h100");
+  for (const char* f : {"current_link_speed", "current_link_width", "max_link_speed", "max_link_width"})
+    fs::remove(device_dir(root, "0000:1b:00.0") + "/" + f);
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "link", "GPU0"), Status::Unknown);
+}
+
+// --- nccl ---------------------------------------------------------------------------
+
+TEST(NodeNccl, StrayConfFileSettingsAreFound) {
+  auto c = check(node_root("dgx-h100", {"stray-nccl-conf"}));
+  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Critical);
+  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_IB_HCA"), Status::Warning);
+  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_NET_GDR_LEVEL"), Status::Warning);
+  EXPECT_NE(find(c.report, "nccl", "NCCL_NET_GDR_LEVEL")->evidence[0].find("/etc/nccl.conf"), std::string::npos);
+}
+
+TEST(NodeNccl, MissingTopoFileIsCritical) {
+  auto c = check(node_root("dgx-h100", {"stray-topo-file"}));
+  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_TOPO_FILE"), Status::Critical);
+}
+
+TEST(NodeNccl, EnvironmentReadOffGivesReceiveOnly) {
+  HostReadOptions ro;
+  ro.environment.push_back({"NCCL_NET_GDR_READ", "0", "--env"});
+  auto c = check(node_root("dgx-h100"), ro);
+  const PairVerdict& p = pair(c.report, "GPU0");
+  EXPECT_EQ(p.gdr_send, Tri::No);
+  EXPECT_EQ(p.gdr_recv, Tri::Yes);
+  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Warning);
+}
+
+TEST(NodeNccl, OlderNcclWithoutFlatteningSeesPxb) {
+  NodeOptions no;
+  no.nccl_version = *NcclVersion::parse("2.18.6");
+  no.view.flatten_bcm = false;
+  auto c = check(node_root("dgx-h100"), {}, no);
+  EXPECT_EQ(pair(c.report, "GPU0").nccl_path, "PXB");
+  EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, Tri::Yes);  // PXB is within the default level
+}
+
+// --- driver -------------------------------------------------------------------------
+
+TEST(NodeDriver, MissingVerbsModuleIsCritical) {
+  std::string root = fresh_node_root("dgx-h100");
+  fs::remove_all(root + "/sys/module/mlx5_ib");
+  auto c = check(root);
+  EXPECT_EQ(status_of(c.report, "driver", "rdma"), Status::Critical);
+  EXPECT_NE(find(c.report, "driver", "rdma")->fix.find("modprobe -a mlx5_ib"), std::string::npos);
+}
+
+TEST(NodeDriver, NoModuleDirectoryIsUnknown) {
+  auto c = check(testing::mic_root());
+  EXPECT_EQ(status_of(c.report, "driver", "rdma"), Status::Unknown);
+  EXPECT_EQ(status_of(c.report, "driver", "kernel"), Status::Unknown);
+}
+
+// --- manifest -----------------------------------------------------------------------
+
+TEST(NodeManifest, GoodNodeMatchesItsOwnManifestAndDifferencesAreFound) {
+  auto good = check(node_root("dgx-h100"));
+  nlohmann::json m = make_manifest(good.report, good.host);
+  EXPECT_EQ(m["gpus"]["count"], 8);
+  NodeOptions no;
+  no.manifest = m;
+  auto same = check(node_root("dgx-h100"), {}, no);
+  EXPECT_EQ(status_of(same.report, "manifest", "host"), Status::Ok);
+  auto slow = check(node_root("dgx-h100", {"nic-slow"}), {}, no);
+  EXPECT_EQ(status_of(slow.report, "manifest", "ports"), Status::Critical);
+  EXPECT_EQ(slow.report.status, Status::Critical);
+}
+
+TEST(NodeManifest, BadManifestIsAnInputError) {
+  EXPECT_THROW(validate_manifest(nlohmann::json::array(), "m.json"), InputError);
+  EXPECT_THROW(validate_manifest({{"schema", "other"}}, "m.json"), InputError);
+}
+
+// --- the real recorded trees run through without error, truthfully ---------------------
+
+TEST(NodeRecorded, RealTreesGiveTruthfulUnknowns) {
+  for (const std::string& root : {testing::ve_root(), testing::mic_root(), testing::qib_root(), testing::p100_vm_root()}) {
+    auto c = check(root);
+    EXPECT_NE(c.report.status, Status::Ok) << root;  // none of them has enough evidence for OK
+    for (const auto& f : c.report.findings)
+      if (f.status == Status::Ok) EXPECT_FALSE(f.evidence.empty()) << f.check << " " << f.subject;
+  }
+  auto vm = check(testing::p100_vm_root());
+  EXPECT_EQ(status_of(vm.report, "link", "GPU0"), Status::Unknown);  // no link files in the VM
+  EXPECT_EQ(status_of(vm.report, "nic", "host"), Status::Critical);  // a GPU and no RDMA NIC
+}
+
+}  // namespace
+}  // namespace gdrcheck
