@@ -412,7 +412,9 @@ TEST(NodeRecorded, RealTreesGiveTruthfulUnknowns) {
     auto c = check(root);
     EXPECT_NE(c.report.status, Status::Ok) << root;  // none of them has enough evidence for OK
     for (const auto& f : c.report.findings)
-      if (f.status == Status::Ok) EXPECT_FALSE(f.evidence.empty()) << f.check << " " << f.subject;
+      if (f.status == Status::Ok) {
+        EXPECT_FALSE(f.evidence.empty()) << f.check << " " << f.subject;
+      }
   }
   auto vm = check(testing::p100_vm_root());
   EXPECT_EQ(status_of(vm.report, "link", "GPU0"), Status::Unknown);  // no link files in the VM

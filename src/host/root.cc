@@ -177,12 +177,14 @@ FileRead Root::read(std::string_view inside, std::size_t max_bytes) const {
 }
 
 std::optional<std::string> Root::readlink(std::string_view inside) const {
-  auto parent = resolve(inside.substr(0, inside.rfind('/') == std::string_view::npos ? 0 : inside.rfind('/')));
-  if (!parent) return std::nullopt;
-  std::string leaf(inside.substr(inside.rfind('/') + 1));
-  std::string host = host_path(*parent == "/" ? "/" + leaf : *parent + "/" + leaf);
+  std::size_t slash = inside.rfind('/');
+  std::string_view parent = slash == std::string_view::npos || slash == 0 ? std::string_view("/") : inside.substr(0, slash);
+  std::string leaf(inside.substr(slash == std::string_view::npos ? 0 : slash + 1));
+  int dir = open_inside(parent, O_PATH | O_DIRECTORY | O_CLOEXEC, nullptr);
+  if (dir < 0) return std::nullopt;
   char buf[4096];
-  ssize_t n = ::readlink(host.c_str(), buf, sizeof buf - 1);
+  ssize_t n = ::readlinkat(dir, leaf.c_str(), buf, sizeof buf - 1);
+  ::close(dir);
   if (n < 0) return std::nullopt;
   return std::string(buf, static_cast<std::size_t>(n));
 }

@@ -1,0 +1,114 @@
+// `gdrcheck node` and plain `gdrcheck` end to end: exit codes, JSON schema,
+// --quiet, --env, manifests, and clear errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "recorded_fixtures.h"
+#include "run_binary.h"
+
+namespace gdrcheck {
+namespace {
+
+using nlohmann::json;
+using testing::node_root;
+using testing::run_gdrcheck;
+
+TEST(NodeCli, HealthyRootExitsZeroWithJsonSchema) {
+  auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["schema"], "gdrcheck.node/1");
+  EXPECT_EQ(j["status"], "OK");
+  EXPECT_EQ(j["host"], "dgx-h100-01");
+  ASSERT_EQ(j["pairs"].size(), 8u);
+  EXPECT_EQ(j["pairs"][0]["gpu"], "GPU0");
+  EXPECT_EQ(j["pairs"][0]["nic_name"], "mlx5_0");
+  EXPECT_EQ(j["pairs"][0]["gdr_send"], "yes");
+  EXPECT_EQ(j["pairs"][0]["nccl_path"], "PIX");
+  EXPECT_EQ(j["nics"][0]["ports"][0]["rate_gbps"], 400);
+  EXPECT_EQ(j["nics"][0]["ports"][0]["state"], "ACTIVE");
+  for (const auto& f : j["findings"]) {
+    EXPECT_TRUE(f.contains("check") && f.contains("subject") && f.contains("evidence"));
+    if (f["status"] != "OK") {
+      EXPECT_FALSE(f["fix"].is_null());
+    }
+  }
+}
+
+TEST(NodeCli, ExitCodeIsTheWorstStatus) {
+  EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"acs-redirect"})}).exit_code, 2);
+  EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"nic-slow"})}).exit_code, 1);
+  EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"rootless"})}).exit_code, 3);
+}
+
+TEST(NodeCli, QuietPrintsOnlyWhatIsNotOk) {
+  auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100", {"gpu-x8"}), "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("[link]"), std::string::npos);
+  EXPECT_EQ(r.out.find("[gpu]"), std::string::npos);
+  EXPECT_EQ(r.out.find("OK   "), std::string::npos);
+  EXPECT_NE(r.out.find("CRITICAL: dgx-h100-01: 8 GPUs, 7 GPUDirect-ready, 1 not"), std::string::npos) << r.out;
+}
+
+TEST(NodeCli, EnvSettingChangesThePrediction) {
+  auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json", "--env", "NCCL_NET_GDR_LEVEL=LOC"});
+  EXPECT_EQ(r.exit_code, 2);
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["pairs"][0]["gdr_recv"], "no");
+  EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--env", "NOEQUALS"}).exit_code, 64);
+}
+
+TEST(NodeCli, OlderNcclVersion) {
+  auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json", "--nccl-version", "2.18.6"});
+  EXPECT_EQ(json::parse(r.out)["nccl_version"], "2.18.6");
+  EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--nccl-version", "banana"}).exit_code, 64);
+}
+
+TEST(NodeCli, ManifestRoundTripAndNoOverwrite) {
+  std::string dir = testing::scratch_dir();
+  std::string m = dir + "/manifest.json";
+  auto w = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--quiet", "--write-manifest", m});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--manifest", m}).exit_code, 0);
+  auto slow = run_gdrcheck({"node", "--root", node_root("dgx-h100", {"nic-slow"}), "--manifest", m, "--quiet"});
+  EXPECT_EQ(slow.exit_code, 2);
+  EXPECT_NE(slow.out.find("[manifest]"), std::string::npos);
+  // An existing file is never replaced.
+  auto again = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--write-manifest", m});
+  EXPECT_EQ(again.exit_code, 3);
+  EXPECT_NE(again.err.find(m + ": already exists; not overwritten"), std::string::npos) << again.err;
+}
+
+TEST(NodeCli, BadManifestNamesTheFile) {
+  std::string m = testing::scratch_dir() + "/bad.json";
+  std::ofstream(m) << "{\"schema\": ";
+  auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--manifest", m});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find(m + ": not valid JSON"), std::string::npos) << r.err;
+  auto missing = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--manifest", "/nonexistent.json"});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_NE(missing.err.find("/nonexistent.json: not found"), std::string::npos) << missing.err;
+}
+
+TEST(NodeCli, MissingRootIsUnknown) {
+  auto r = run_gdrcheck({"node", "--root", "/nonexistent-root"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("/nonexistent-root: no such directory"), std::string::npos);
+}
+
+// Plain `gdrcheck` on this machine: the test machines have no NVIDIA GPU.
+TEST(DefaultCli, SaysThereIsNoGpuAndShowsTheExample) {
+  if (::access("/proc/driver/nvidia/version", F_OK) == 0)
+    GTEST_SKIP() << "this machine has an NVIDIA GPU";
+  auto r = run_gdrcheck({});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("This machine has no NVIDIA GPU"), std::string::npos);
+  EXPECT_NE(r.out.find("gdrcheck node: dgx-h100-01"), std::string::npos);
+  EXPECT_NE(r.out.find("GPU7  mlx5_11"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace gdrcheck
