@@ -39,11 +39,16 @@ void check_decode_invariants(std::string_view bytes) {
 
 // Only values the registers can hold, so a mismatch is a codec bug.
 ConfigImage make_image(FuzzedDataProvider& in) {
-  static constexpr PciePortType kTypes[] = {
-      PciePortType::Endpoint, PciePortType::LegacyEndpoint, PciePortType::RootPort,
-      PciePortType::UpstreamPort, PciePortType::DownstreamPort, PciePortType::PcieToPciBridge,
-      PciePortType::PciToPcieBridge, PciePortType::RootComplexIntegrated,
-      PciePortType::RootComplexEventCollector, PciePortType::Other};
+  static constexpr PciePortType kTypes[] = {PciePortType::Endpoint,
+                                            PciePortType::LegacyEndpoint,
+                                            PciePortType::RootPort,
+                                            PciePortType::UpstreamPort,
+                                            PciePortType::DownstreamPort,
+                                            PciePortType::PcieToPciBridge,
+                                            PciePortType::PciToPcieBridge,
+                                            PciePortType::RootComplexIntegrated,
+                                            PciePortType::RootComplexEventCollector,
+                                            PciePortType::Other};
   static constexpr std::size_t kSizes[] = {0, 1, 63, 64, 65, 128, 255, 256, 300, 4095, 4096, 4100, 8192};
   ConfigImage img;
   img.vendor = in.ConsumeIntegral<uint16_t>();
@@ -80,10 +85,8 @@ void check_header(const ConfigImage& img, const ConfigSpace& cs) {
 
 void check_pcie(const ConfigImage::Pcie& want, const PcieCapability& got) {
   require(got.port_type == want.port_type, "port type");
-  require(got.link_cap.speed_code == want.link_cap.speed_code && got.link_cap.width == want.link_cap.width,
-          "link cap");
-  require(got.link_status.speed_code == want.link_status.speed_code &&
-              got.link_status.width == want.link_status.width,
+  require(got.link_cap.speed_code == want.link_cap.speed_code && got.link_cap.width == want.link_cap.width, "link cap");
+  require(got.link_status.speed_code == want.link_status.speed_code && got.link_status.width == want.link_status.width,
           "link status");
   require(got.max_payload == want.max_payload && got.max_read_request == want.max_read_request, "MPS/MRRS");
   require(got.relaxed_ordering == want.relaxed_ordering, "relaxed ordering");

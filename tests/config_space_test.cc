@@ -183,7 +183,7 @@ TEST(ConfigSpaceEncode, LayoutOfAnEndpoint) {
   EXPECT_EQ(u8(0x51), 0x60);
   EXPECT_EQ(u8(0x60), 0x10);
   EXPECT_EQ(u8(0x61), 0x00);
-  EXPECT_EQ(u16(0x62), 0x0002);  // version 2, endpoint
+  EXPECT_EQ(u16(0x62), 0x0002);      // version 2, endpoint
   EXPECT_EQ(u8(0x60 + 0x2C), 0x3E);  // LnkCap2: 2.5..32 GT/s
   EXPECT_EQ(u16(0x100), 0x0001);     // AER, next 0x148
   EXPECT_EQ(u16(0x102), 0x1482);
@@ -259,7 +259,9 @@ TEST(ConfigSpaceSizes, EncoderHonoursOddSizes) {
 // capability-list status bit set; tests poke the list in by hand.
 std::string blank(std::size_t n, uint8_t cap_ptr) {
   std::string b(n, '\0');
-  auto put = [&](std::size_t o, uint8_t v) { if (o < n) b[o] = static_cast<char>(v); };
+  auto put = [&](std::size_t o, uint8_t v) {
+    if (o < n) b[o] = static_cast<char>(v);
+  };
   put(0x00, 0xb3), put(0x01, 0x15);  // vendor 0x15b3
   put(0x02, 0x1d), put(0x03, 0x10);  // device 0x101d
   put(0x06, 0x10);                   // status: capability list
@@ -444,8 +446,8 @@ TEST(ConfigSpaceMalformed, OddSizes) {
 
   std::string b300 = blank(300, 0x40);
   poke(b300, 0x40, {0x10, 0x00, 0x02, 0x00});
-  poke(b300, 0x4c, {0x05, 0x01, 0x00, 0x00});  // LnkCap Gen5 x16
-  poke(b300, 0x52, {0x03, 0x01});              // LnkSta Gen3 x16
+  poke(b300, 0x4c, {0x05, 0x01, 0x00, 0x00});   // LnkCap Gen5 x16
+  poke(b300, 0x52, {0x03, 0x01});               // LnkSta Gen3 x16
   poke(b300, 0x100, {0x0d, 0x00, 0x01, 0x00});  // ACS that a 300-byte capture cannot claim to know
   ConfigSpace h300 = decode_config(b300);
   EXPECT_EQ(h300.access, ConfigAccess::NoExtended);

@@ -29,7 +29,9 @@ const Endpoint& by_name(const Topology& t, const std::string& name) {
   throw std::runtime_error("no endpoint named " + name);
 }
 
-std::string code(const Topology& t, const Endpoint& a, const Endpoint& b) { return smi_class(t, a, b).code(); }
+std::string code(const Topology& t, const Endpoint& a, const Endpoint& b) {
+  return smi_class(t, a, b).code();
+}
 
 DeviceSelection accelerators() {
   DeviceSelection sel;
@@ -126,7 +128,7 @@ TEST(SysfsQib, NicButNoGpuPlacedByNumaNode) {
 // stay unknown: cross-host-bridge pairs are "?", not guessed.
 TEST(SysfsQib, UnplacedFunctionsStayUnknown) {
   DeviceSelection all_bridges_below;
-  all_bridges_below.class_prefixes.push_back(0x01);  // storage controllers
+  all_bridges_below.class_prefixes.push_back(0x01);    // storage controllers
   all_bridges_below.class_prefixes.push_back(0x0c03);  // USB
   Topology t = read_sysfs_topology(Root(qib_root()), all_bridges_below);
   const Endpoint& nic = *t.with_role(DeviceRole::Nic)[0];
@@ -176,11 +178,11 @@ TEST(HwlocXmlDgx2, PublishedGpuMatrix) {
   EXPECT_EQ(t.with_role(DeviceRole::NvSwitch).size(), 11u);  // the file holds 11 of the 12
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 16; ++j) {
-      std::string want = i == j                 ? "X"
-                         : i / 2 == j / 2       ? "PIX"
-                         : i / 4 == j / 4       ? "PXB"
-                         : i / 8 == j / 8       ? "NODE"
-                                                : "SYS";
+      std::string want = i == j           ? "X"
+                         : i / 2 == j / 2 ? "PIX"
+                         : i / 4 == j / 4 ? "PXB"
+                         : i / 8 == j / 8 ? "NODE"
+                                          : "SYS";
       EXPECT_EQ(code(t, *gpus[i], *gpus[j]), want) << "GPU" << i << " GPU" << j;
     }
 }
@@ -252,7 +254,8 @@ TEST(HwlocXmlErrors, NcclXmlAndGarbageAreInputErrors) {
 }
 
 TEST(HwlocXmlDetect, LooksLikeHwloc) {
-  EXPECT_TRUE(looks_like_hwloc_xml("<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n<topology version=\"2.0\">"));
+  EXPECT_TRUE(looks_like_hwloc_xml(
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n<topology version=\"2.0\">"));
   EXPECT_FALSE(looks_like_hwloc_xml("<system version=\"1\">"));
 }
 

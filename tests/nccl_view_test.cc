@@ -97,7 +97,9 @@ int expect_grouped(const Loaded& l, const std::map<std::string, Place>& where, S
   return checked;
 }
 
-std::string dom(const std::string& d) { return d + ":00:00.0"; }
+std::string dom(const std::string& d) {
+  return d + ":00:00.0";
+}
 
 // ---- recorded NCCL XML fixtures (README section C) -------------------------
 
@@ -156,9 +158,13 @@ void check_p4(const std::string& file) {
   EXPECT_EQ(expect_grouped(l, where, SmiPath::PIX, NcclPath::PIX), 32);
 }
 
-TEST(NcclViewAws, P4dEfaPixPhbSys) { check_p4("aws-ofi-nccl/p4d-24xl-topo.xml"); }
+TEST(NcclViewAws, P4dEfaPixPhbSys) {
+  check_p4("aws-ofi-nccl/p4d-24xl-topo.xml");
+}
 
-TEST(NcclViewAws, P4deEfaPixPhbSys) { check_p4("aws-ofi-nccl/p4de-24xl-topo.xml"); }
+TEST(NcclViewAws, P4deEfaPixPhbSys) {
+  check_p4("aws-ofi-nccl/p4de-24xl-topo.xml");
+}
 
 TEST(NcclViewAws, P5ParsesWithUnknownDevicesAndNoGpus) {
   Loaded l = load("aws-ofi-nccl/p5.48xl-topo.xml");

@@ -21,7 +21,9 @@ std::string slurp(const std::string& rel) {
   return ss.str();
 }
 
-Topology load(const std::string& rel) { return read_nccl_xml(slurp(rel), rel); }
+Topology load(const std::string& rel) {
+  return read_nccl_xml(slurp(rel), rel);
+}
 
 const Endpoint& by_name(const Topology& t, const std::string& name) {
   for (const auto& e : t.endpoints)
@@ -305,7 +307,10 @@ TEST(NcclXmlErrors, HwlocXmlGivenToNcclReader) {
 }
 
 TEST(NcclXmlErrors, BinaryBytes) {
-  std::string bin("\x7f" "ELF\x02\x01\x01\x00\x00\x00<system>", 17);
+  std::string bin(
+      "\x7f"
+      "ELF\x02\x01\x01\x00\x00\x00<system>",
+      17);
   std::string p = problem_of(bin, "a.out");
   EXPECT_NE(p.find("binary data (NUL byte at offset 7)"), std::string::npos) << p;
   std::string high = "\xff\xfe\x80\x81<<<";

@@ -101,8 +101,7 @@ TEST(NodeCli, MissingRootIsUnknown) {
 
 // Plain `gdrcheck` on this machine: the test machines have no NVIDIA GPU.
 TEST(DefaultCli, SaysThereIsNoGpuAndShowsTheExample) {
-  if (::access("/proc/driver/nvidia/version", F_OK) == 0)
-    GTEST_SKIP() << "this machine has an NVIDIA GPU";
+  if (::access("/proc/driver/nvidia/version", F_OK) == 0) GTEST_SKIP() << "this machine has an NVIDIA GPU";
   auto r = run_gdrcheck({});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("This machine has no NVIDIA GPU"), std::string::npos);

@@ -13,7 +13,9 @@ namespace {
 
 using gdrcheck::testing::test_data;
 
-std::string node_file(const std::string& name) { return test_data("nodes/" + name + ".json"); }
+std::string node_file(const std::string& name) {
+  return test_data("nodes/" + name + ".json");
+}
 
 const PciFunctionSpec& at(const NodeDescription& d, const std::string& bdf) {
   const PciFunctionSpec* f = d.find(*PciAddress::parse(bdf));
@@ -24,9 +26,9 @@ const PciFunctionSpec& at(const NodeDescription& d, const std::string& bdf) {
 const char* const kGpu = R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330"}])";
 
 // A minimal valid description; tests splice one bad piece into it.
-std::string minimal(const std::string& pci_children = kGpu,
-                    const std::string& extra = "") {
-  return R"({"hostname": "h", "kernel": "6.8.0", )" + extra + R"("pci": [{"host_bridge": "0000:01", "numa": 0, "children": [
+std::string minimal(const std::string& pci_children = kGpu, const std::string& extra = "") {
+  return R"({"hostname": "h", "kernel": "6.8.0", )" + extra +
+         R"("pci": [{"host_bridge": "0000:01", "numa": 0, "children": [
              {"kind": "root_port", "bdf": "0000:01:01.0", "vendor": "0x8086", "device": "0x2030", "children": )" +
          pci_children + "}]}]}";
 }
@@ -70,7 +72,7 @@ TEST(NodeDescriptionFixtures, DgxH100BusRangesAndIds) {
   EXPECT_EQ(sub.config.subsystem_device, 0x1003);
   const auto& dsp = at(d, "0000:1a:00.0");
   EXPECT_EQ(dsp.kind, NodeKind::DownstreamPort);
-  EXPECT_EQ(dsp.config.device, 0xc030);           // inherited from its switch
+  EXPECT_EQ(dsp.config.device, 0xc030);  // inherited from its switch
   EXPECT_EQ(dsp.config.subsystem_device, 0x1003);
   ASSERT_TRUE(dsp.config.acs);
   EXPECT_EQ(dsp.config.acs->capability, 0x005f);
@@ -100,7 +102,7 @@ TEST(NodeDescriptionFixtures, GroupsGuidsAndGids) {
   ASSERT_EQ(ib.ports.size(), 1u);
   ASSERT_EQ(ib.ports[0].gids.size(), 1u);
   EXPECT_EQ(ib.ports[0].gids[0].gid, "fe80:0000:0000:0000:" + ib.node_guid);
-  const auto& eth0 = at(d, "0000:29:00.0").nic, &eth1 = at(d, "0000:29:00.1").nic;
+  const auto &eth0 = at(d, "0000:29:00.0").nic, &eth1 = at(d, "0000:29:00.1").nic;
   EXPECT_NE(eth0.node_guid, eth1.node_guid);
   EXPECT_EQ(eth0.ports[0].gids[1].type, "RoCE v2");
   EXPECT_EQ(eth0.ports[0].gids[1].ndev, "enp41s0f0np0");
@@ -137,8 +139,8 @@ TEST(NodeDescriptionFixtures, ListVariants) {
   auto v = list_variants(node_file("dgx-h100"));
   std::set<std::string> names;
   for (const auto& x : v) names.insert(x.name);
-  for (const char* n : {"peermem-missing", "peermem-unregistered", "acs-redirect", "iommu-translated", "port-down", "nic-slow",
-                        "gpu-x8", "rootless", "stray-nccl-conf"})
+  for (const char* n : {"peermem-missing", "peermem-unregistered", "acs-redirect", "iommu-translated", "port-down",
+                        "nic-slow", "gpu-x8", "rootless", "stray-nccl-conf"})
     EXPECT_TRUE(names.count(n)) << n;
   for (const auto& x : v) EXPECT_FALSE(x.summary.empty()) << x.name;
 }
@@ -157,7 +159,8 @@ TEST(NodeDescriptionForms, DefaultsLayerUnderTheNode) {
 }
 
 TEST(NodeDescriptionForms, RepeatWithBusAndDeviceSteps) {
-  std::string text = minimal(R"([{"kind": "switch", "bdf": "0000:02:00.0", "vendor": "0x10b5", "device": "0x8796", "downstream": [
+  std::string text =
+      minimal(R"([{"kind": "switch", "bdf": "0000:02:00.0", "vendor": "0x10b5", "device": "0x8796", "downstream": [
       {"repeat": {"count": 3, "bus_step": 2, "device_step": 8},
        "template": {"bdf": "0000:03:00.0", "children": [{"kind": "nic", "bdf": "0000:04:00.0", "device": "0x1021", "rdma": "mlx5_{i}"}]}}]}])");
   NodeDescription d = parse_node_description(text, "mem.json");
@@ -208,14 +211,17 @@ TEST(NodeDescriptionErrors, BadJson) {
 }
 
 TEST(NodeDescriptionErrors, UnknownField) {
-  std::string e = error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "acs_contrl": "0x1d"}])"));
-  EXPECT_NE(e.find("mem.json: /pci/0/children/0/children/0/acs_contrl: unknown field for a gpu"), std::string::npos) << e;
+  std::string e =
+      error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "acs_contrl": "0x1d"}])"));
+  EXPECT_NE(e.find("mem.json: /pci/0/children/0/children/0/acs_contrl: unknown field for a gpu"), std::string::npos)
+      << e;
 }
 
 TEST(NodeDescriptionErrors, UnknownKindAndWrongType) {
   std::string kind = error_of(minimal(R"([{"kind": "fpga", "bdf": "0000:02:00.0"}])"));
   EXPECT_NE(kind.find("/pci/0/children/0/children/0/kind: \"fpga\" is not one of"), std::string::npos) << kind;
-  std::string type = error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "numa_node": "one"}])"));
+  std::string type =
+      error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "numa_node": "one"}])"));
   EXPECT_NE(type.find("/children/0/numa_node: expected an integer"), std::string::npos) << type;
   std::string hex = error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "2330"}])"));
   EXPECT_NE(hex.find("/children/0/device: expected a number"), std::string::npos) << hex;
@@ -235,7 +241,8 @@ TEST(NodeDescriptionErrors, BadBusIds) {
   EXPECT_NE(no_domain.find("is not a bus id"), std::string::npos) << no_domain;
   std::string wrong_bus = error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:05:00.0", "device": "0x2330"},
                                                {"kind": "gpu", "bdf": "0000:06:00.0", "device": "0x2330"}])"));
-  EXPECT_NE(wrong_bus.find("/children/1/bdf: 0000:06:00.0: every function below 0000:01:01.0 must be on bus 05"), std::string::npos)
+  EXPECT_NE(wrong_bus.find("/children/1/bdf: 0000:06:00.0: every function below 0000:01:01.0 must be on bus 05"),
+            std::string::npos)
       << wrong_bus;
   std::string dup = error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330"},
                                          {"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330"}])"));
@@ -245,13 +252,15 @@ TEST(NodeDescriptionErrors, BadBusIds) {
 }
 
 TEST(NodeDescriptionErrors, OverridesMustMatchADevice) {
-  std::string e = error_of(minimal(kGpu, R"("variants": {"v": {"devices": {"0000:09:00.0": {"acs_control": "0x1d"}}}}, )"), {"v"});
+  std::string e =
+      error_of(minimal(kGpu, R"("variants": {"v": {"devices": {"0000:09:00.0": {"acs_control": "0x1d"}}}}, )"), {"v"});
   EXPECT_NE(e.find("/variants/v/devices/0000:09:00.0: no device or root bus 0000:09:00.0"), std::string::npos) << e;
   std::string kind = error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330"}])",
                                       R"("variants": {"v": {"devices": {"0000:02:00.0": {"kind": "nic"}}}}, )"),
                               {"v"});
   EXPECT_NE(kind.find("cannot change a device's kind"), std::string::npos) << kind;
-  std::string patch = error_of(minimal(kGpu, R"("variants": {"v": {"patch": [{"op": "remove", "path": "/nothing"}]}}, )"), {"v"});
+  std::string patch =
+      error_of(minimal(kGpu, R"("variants": {"v": {"patch": [{"op": "remove", "path": "/nothing"}]}}, )"), {"v"});
   EXPECT_NE(patch.find("/variants/v/patch: JSON Patch failed"), std::string::npos) << patch;
 }
 
@@ -259,21 +268,25 @@ TEST(NodeDescriptionErrors, OtherProblemsNameTheirPath) {
   EXPECT_NE(error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "link": "PCIe5 x16"}])"))
                 .find("/children/0/link: \"PCIe5 x16\" is not \"GenN xW\""),
             std::string::npos);
-  EXPECT_NE(error_of(minimal(kGpu, R"("files": {"etc/nccl.conf": "x"}, )")).find("/files/etc/nccl.conf: expected an absolute"),
+  EXPECT_NE(error_of(minimal(kGpu, R"("files": {"etc/nccl.conf": "x"}, )"))
+                .find("/files/etc/nccl.conf: expected an absolute"),
             std::string::npos);
-  EXPECT_NE(error_of(minimal(R"([{"repeat": {"count": 2}}])")).find("a repeat needs a \"template\""), std::string::npos);
+  EXPECT_NE(error_of(minimal(R"([{"repeat": {"count": 2}}])")).find("a repeat needs a \"template\""),
+            std::string::npos);
   EXPECT_NE(error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "numa_node": 3}])"))
                 .find("numa_node: NUMA node 3 does not exist"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"kernel": "6.8.0", "pci": []})").find("mem.json: /hostname: missing"), std::string::npos);
-  EXPECT_NE(error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": 4294967296}])")).find("/children/0/device: expected a number"),
+  EXPECT_NE(error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": 4294967296}])"))
+                .find("/children/0/device: expected a number"),
             std::string::npos);
   EXPECT_NE(error_of(minimal(R"([{"kind": "switch", "bdf": "0000:02:00.0", "vendor": "0x10b5", "device": "0x8796",
                                   "downstream": [{"kind": "gpu", "bdf": "0000:03:00.0"}]}])"))
                 .find("/children/0/downstream/0/kind: a downstream port has no kind"),
             std::string::npos);
-  EXPECT_NE(error_of(minimal(kGpu, R"("peer_memory": {"module": "nvidia_peermem"}, )")).find("/peer_memory/version: missing"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(minimal(kGpu, R"("peer_memory": {"module": "nvidia_peermem"}, )")).find("/peer_memory/version: missing"),
+      std::string::npos);
 }
 
 TEST(NodeDescriptionErrors, MissingFileNamesIt) {

@@ -57,7 +57,9 @@ const PairVerdict& pair(const NodeReport& r, const std::string& gpu) {
   throw std::runtime_error("no pair for " + gpu);
 }
 
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 std::string device_dir(const std::string& root, const std::string& bdf) {
   return fs::canonical(root + "/sys/bus/pci/devices/" + bdf).string();
@@ -408,7 +410,8 @@ TEST(NodeManifest, BadManifestIsAnInputError) {
 // --- the real recorded trees run through without error, truthfully ---------------------
 
 TEST(NodeRecorded, RealTreesGiveTruthfulUnknowns) {
-  for (const std::string& root : {testing::ve_root(), testing::mic_root(), testing::qib_root(), testing::p100_vm_root()}) {
+  for (const std::string& root :
+       {testing::ve_root(), testing::mic_root(), testing::qib_root(), testing::p100_vm_root()}) {
     auto c = check(root);
     EXPECT_NE(c.report.status, Status::Ok) << root;  // none of them has enough evidence for OK
     for (const auto& f : c.report.findings)

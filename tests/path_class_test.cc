@@ -66,12 +66,24 @@ TreeBuilder two_level_switch() {
   return b;
 }
 
-TEST(SmiClass, PixUnderOneSwitch) { EXPECT_EQ(two_level_switch().code("GPU0", "NIC0"), "PIX"); }
-TEST(SmiClass, PxbThroughASecondSwitch) { EXPECT_EQ(two_level_switch().code("GPU1", "NIC0"), "PXB"); }
-TEST(SmiClass, PhbAtTheSameHostBridge) { EXPECT_EQ(two_level_switch().code("GPU0", "NIC1"), "PHB"); }
-TEST(SmiClass, NodeAcrossHostBridgesOfOneNuma) { EXPECT_EQ(two_level_switch().code("GPU0", "NIC2"), "NODE"); }
-TEST(SmiClass, SysAcrossNumaNodes) { EXPECT_EQ(two_level_switch().code("GPU0", "NIC3"), "SYS"); }
-TEST(SmiClass, SelfIsX) { EXPECT_EQ(two_level_switch().code("GPU0", "GPU0"), "X"); }
+TEST(SmiClass, PixUnderOneSwitch) {
+  EXPECT_EQ(two_level_switch().code("GPU0", "NIC0"), "PIX");
+}
+TEST(SmiClass, PxbThroughASecondSwitch) {
+  EXPECT_EQ(two_level_switch().code("GPU1", "NIC0"), "PXB");
+}
+TEST(SmiClass, PhbAtTheSameHostBridge) {
+  EXPECT_EQ(two_level_switch().code("GPU0", "NIC1"), "PHB");
+}
+TEST(SmiClass, NodeAcrossHostBridgesOfOneNuma) {
+  EXPECT_EQ(two_level_switch().code("GPU0", "NIC2"), "NODE");
+}
+TEST(SmiClass, SysAcrossNumaNodes) {
+  EXPECT_EQ(two_level_switch().code("GPU0", "NIC3"), "SYS");
+}
+TEST(SmiClass, SelfIsX) {
+  EXPECT_EQ(two_level_switch().code("GPU0", "GPU0"), "X");
+}
 TEST(SmiClass, Symmetric) {
   auto b = two_level_switch();
   for (const auto& x : b.t.endpoints)

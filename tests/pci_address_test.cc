@@ -12,7 +12,7 @@ TEST(PciAddress, ParsesAndFormats) {
   EXPECT_EQ(a->str(), "0000:17:00.0");
   EXPECT_EQ(PciAddress::parse("1A:00.1")->str(), "0000:1a:00.1");
   EXPECT_EQ(PciAddress::parse("00000000:17:00.0")->str(), "0000:17:00.0");  // nvidia-smi form
-  EXPECT_EQ(PciAddress::parse("0101:00:00.0")->domain, 0x0101u);             // Hyper-V domains
+  EXPECT_EQ(PciAddress::parse("0101:00:00.0")->domain, 0x0101u);            // Hyper-V domains
 }
 
 TEST(PciAddress, RejectsGarbage) {

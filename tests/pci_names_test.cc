@@ -11,7 +11,9 @@ TEST(PciNames, NamesKnownDevicesFromPciIds) {
   EXPECT_NE(pci_vendor_name(0x15b3).find("Mellanox"), std::string::npos);
 }
 
-TEST(PciNames, UnknownDeviceHasNoName) { EXPECT_EQ(pci_device_name(0xfffe, 0xfffe), ""); }
+TEST(PciNames, UnknownDeviceHasNoName) {
+  EXPECT_EQ(pci_device_name(0xfffe, 0xfffe), "");
+}
 
 }  // namespace
 }  // namespace gdrcheck

@@ -63,7 +63,9 @@ std::string node_root(const std::string& name, const std::vector<std::string>& v
   return it->second;
 }
 
-std::string test_data(const std::string& relative) { return std::string(GDRCHECK_TEST_DATA) + "/" + relative; }
+std::string test_data(const std::string& relative) {
+  return std::string(GDRCHECK_TEST_DATA) + "/" + relative;
+}
 
 std::string recorded_root(const std::string& tarball, const std::string& top_folder) {
   Extracted& e = extracted();

@@ -5,8 +5,8 @@
 // so that it provably changes only what it claims to.
 #include "fixture/root_builder.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,7 +32,9 @@ namespace {
 namespace fs = std::filesystem;
 using gdrcheck::testing::test_data;
 
-std::string node_file(const std::string& name) { return test_data("nodes/" + name + ".json"); }
+std::string node_file(const std::string& name) {
+  return test_data("nodes/" + name + ".json");
+}
 
 // Roots built once per (fixture, variants) in a tmpfs directory that is
 // removed when the test process exits.
@@ -88,7 +90,9 @@ std::string dev_path(const std::string& fixture, const std::string& bdf) {
   return sysfs_device_path(described(fixture), *PciAddress::parse(bdf));
 }
 
-std::string read(const std::string& root, const std::string& inside) { return Root(root).read(inside).trimmed(); }
+std::string read(const std::string& root, const std::string& inside) {
+  return Root(root).read(inside).trimmed();
+}
 
 ConfigSpace config_of(const std::string& root, const std::string& bdf) {
   return decode_config(Root(root).read("/sys/bus/pci/devices/" + bdf + "/config").content);
@@ -146,19 +150,23 @@ TEST(RootBuilderReadBack, DgxH100PathClasses) {
   ReadBack r(built("dgx-h100"));
   // GPU and NIC under two virtual sub-switches of one PEX89000: PXB by the
   // nvidia-smi rule, PIX for NCCL once it flattens the Broadcom switch.
-  for (const auto& [gpu, nic] : std::vector<std::pair<std::string, std::string>>{
-           {"0000:1b:00.0", "mlx5_0"}, {"0000:43:00.0", "mlx5_3"}, {"0000:9d:00.0", "mlx5_6"}, {"0000:df:00.0", "mlx5_11"}}) {
+  for (const auto& [gpu, nic] : std::vector<std::pair<std::string, std::string>>{{"0000:1b:00.0", "mlx5_0"},
+                                                                                 {"0000:43:00.0", "mlx5_3"},
+                                                                                 {"0000:9d:00.0", "mlx5_6"},
+                                                                                 {"0000:df:00.0", "mlx5_11"}}) {
     EXPECT_EQ(r.smi(gpu, nic), "PXB") << gpu;
     EXPECT_EQ(r.nccl_path(gpu, nic), "PIX") << gpu;
   }
   Topology unflattened = nccl_view(r.topo, NcclViewOptions{false});
-  EXPECT_EQ(nccl_path_name(nccl_class(unflattened, *unflattened.find(r.by("0000:1b:00.0").id), *unflattened.find(r.by("mlx5_0").id)).path),
+  EXPECT_EQ(nccl_path_name(nccl_class(unflattened, *unflattened.find(r.by("0000:1b:00.0").id),
+                                      *unflattened.find(r.by("mlx5_0").id))
+                               .path),
             std::string("PXB"));
   EXPECT_EQ(r.smi("0000:1b:00.0", "mlx5_3"), "NODE");
   EXPECT_EQ(r.nccl_path("0000:1b:00.0", "mlx5_3"), "PHB");
   EXPECT_EQ(r.smi("0000:1b:00.0", "mlx5_1"), "NODE");  // storage NIC, own root complex
   EXPECT_EQ(r.smi("0000:1b:00.0", "mlx5_6"), "SYS");
-  EXPECT_EQ(r.smi("mlx5_1", "mlx5_2"), "PIX");        // two ports of one adapter below one root port
+  EXPECT_EQ(r.smi("mlx5_1", "mlx5_2"), "PIX");  // two ports of one adapter below one root port
   EXPECT_EQ(r.smi("0000:1b:00.0", "0000:71:00.0"), "NODE");
   EXPECT_EQ(r.smi("0000:9d:00.0", "0000:71:00.0"), "SYS");
 }
@@ -307,12 +315,15 @@ TEST(RootBuilderLinks, VfPointsToItsPf) {
   NodeDescription d = parse_node_description(text, "mem.json");
   build_root(d, dir);
   Root r(dir);
-  EXPECT_EQ(r.resolve("/sys/bus/pci/devices/0000:21:00.2/physfn"), sysfs_device_path(d, *PciAddress::parse("0000:21:00.0")));
-  EXPECT_EQ(r.resolve("/sys/bus/pci/devices/0000:21:00.0/virtfn1"), sysfs_device_path(d, *PciAddress::parse("0000:21:00.2")));
+  EXPECT_EQ(r.resolve("/sys/bus/pci/devices/0000:21:00.2/physfn"),
+            sysfs_device_path(d, *PciAddress::parse("0000:21:00.0")));
+  EXPECT_EQ(r.resolve("/sys/bus/pci/devices/0000:21:00.0/virtfn1"),
+            sysfs_device_path(d, *PciAddress::parse("0000:21:00.2")));
   EXPECT_EQ(read(dir, "/sys/bus/pci/devices/0000:21:00.0/sriov_numvfs"), "2");
   EXPECT_EQ(read(dir, "/sys/bus/pci/devices/0000:21:00.0/sriov_totalvfs"), "8");
   EXPECT_FALSE(r.exists("/sys/bus/pci/devices/0000:21:00.1/sriov_numvfs"));
-  EXPECT_EQ(read(dir, "/sys/class/infiniband/mlx5_2/sys_image_guid"), read(dir, "/sys/class/infiniband/mlx5_0/node_guid"));
+  EXPECT_EQ(read(dir, "/sys/class/infiniband/mlx5_2/sys_image_guid"),
+            read(dir, "/sys/class/infiniband/mlx5_0/node_guid"));
 }
 
 TEST(RootBuilderFiles, HostDriverAndPeerMemory) {
@@ -321,7 +332,9 @@ TEST(RootBuilderFiles, HostDriverAndPeerMemory) {
   EXPECT_EQ(read(h100, "/etc/hostname"), "dgx-h100-01");
   EXPECT_EQ(read(h100, "/proc/sys/kernel/osrelease"), "5.15.0-1042-nvidia");
   EXPECT_NE(read(h100, "/proc/cmdline").find("iommu=pt"), std::string::npos);
-  EXPECT_EQ(read(h100, "/proc/driver/nvidia/version").rfind("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.90.07  Release Build", 0), 0u);
+  EXPECT_EQ(read(h100, "/proc/driver/nvidia/version")
+                .rfind("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.90.07  Release Build", 0),
+            0u);
   EXPECT_NE(read(h100, "/proc/driver/nvidia/params").find("EnablePCIERelaxedOrderingMode: 0"), std::string::npos);
   EXPECT_EQ(read(h100, "/sys/module/nvidia/version"), "550.90.07");
   EXPECT_EQ(read(h100, "/sys/module/nvidia/taint"), "OE");
@@ -330,12 +343,15 @@ TEST(RootBuilderFiles, HostDriverAndPeerMemory) {
   EXPECT_TRUE(Root(h100).exists("/sys/kernel/mm/memory_peers/nv_mem_nc/num_alloc_mrs"));
   EXPECT_EQ(read(h100, "/sys/module/nvme_core/parameters/multipath"), "N");
   EXPECT_EQ(read(h100, "/sys/kernel/iommu_groups/0/type"), "identity");
-  EXPECT_NE(read(h100, "/proc/driver/nvidia/gpus/0000:1b:00.0/information").find("NVIDIA H100 80GB HBM3"), std::string::npos);
+  EXPECT_NE(read(h100, "/proc/driver/nvidia/gpus/0000:1b:00.0/information").find("NVIDIA H100 80GB HBM3"),
+            std::string::npos);
   EXPECT_EQ(read(h100, "/sys/class/infiniband/mlx5_0/hca_type"), "MT4129");
   EXPECT_EQ(read(h100, "/sys/class/infiniband/mlx5_0/ports/1/rate"), "400 Gb/sec (4X NDR)");
   EXPECT_EQ(read(h100, "/sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/1"), "RoCE v2");
   std::string a100 = built("dgx-a100");
-  EXPECT_EQ(read(a100, "/proc/driver/nvidia/version").rfind("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.08  ", 0), 0u);
+  EXPECT_EQ(read(a100, "/proc/driver/nvidia/version")
+                .rfind("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.08  ", 0),
+            0u);
   EXPECT_EQ(read(a100, "/sys/module/nvidia/taint"), "POE");
   EXPECT_EQ(read(a100, "/sys/class/iommu/ivhd0/devices/0000:07:00.0/vendor"), "0x10de");
   std::string pcie = built("pcie-server-nic-remote");
@@ -399,7 +415,9 @@ std::set<std::string> changed(const std::string& a, const std::string& b) {
   return out;
 }
 
-std::set<std::string> variant_changes(const std::string& variant) { return changed(built("dgx-h100"), built("dgx-h100", {variant})); }
+std::set<std::string> variant_changes(const std::string& variant) {
+  return changed(built("dgx-h100"), built("dgx-h100", {variant}));
+}
 
 bool starts_with_any(const std::string& s, const std::vector<std::string>& prefixes) {
   for (const auto& p : prefixes)
@@ -447,8 +465,9 @@ TEST(RootBuilderVariants, NicSlowAndPortDown) {
   EXPECT_EQ(read(built("dgx-h100", {"nic-slow"}), "/sys/class/infiniband/mlx5_3/ports/1/rate"), "200 Gb/sec (4X HDR)");
   std::string nic = dev_path("dgx-h100", "0000:18:00.0");
   std::string port = nic + "/infiniband/mlx5_0/ports/1";
-  EXPECT_EQ(variant_changes("port-down"), (std::set<std::string>{port + "/state", port + "/phys_state", nic + "/net/ibp24s0/operstate",
-                                                                  nic + "/net/ibp24s0/carrier"}));
+  EXPECT_EQ(variant_changes("port-down"),
+            (std::set<std::string>{port + "/state", port + "/phys_state", nic + "/net/ibp24s0/operstate",
+                                   nic + "/net/ibp24s0/carrier"}));
   std::string root = built("dgx-h100", {"port-down"});
   EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/state"), "1: DOWN");
   EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/phys_state"), "3: Disabled");
@@ -478,7 +497,8 @@ TEST(RootBuilderVariants, PeerMemory) {
 TEST(RootBuilderVariants, IommuTranslated) {
   auto diff = variant_changes("iommu-translated");
   EXPECT_TRUE(diff.count("/proc/cmdline"));
-  for (const auto& p : diff) EXPECT_TRUE(p == "/proc/cmdline" || (p.rfind("/sys/kernel/iommu_groups/", 0) == 0 && p.ends_with("/type"))) << p;
+  for (const auto& p : diff)
+    EXPECT_TRUE(p == "/proc/cmdline" || (p.rfind("/sys/kernel/iommu_groups/", 0) == 0 && p.ends_with("/type"))) << p;
   EXPECT_EQ(diff.size(), described("dgx-h100").functions().size() + 1);
   std::string root = built("dgx-h100", {"iommu-translated"});
   EXPECT_EQ(read(root, "/sys/kernel/iommu_groups/7/type"), "DMA-FQ");

@@ -27,7 +27,9 @@ std::string slurp(const std::string& name) {
   return ss.str();
 }
 
-Topology load(const std::string& name) { return read_smi_text(slurp(name), name); }
+Topology load(const std::string& name) {
+  return read_smi_text(slurp(name), name);
+}
 
 // The printed code for a pair, "<none>" when absent.
 std::string cell(const Topology& t, const std::string& row, const std::string& col) {
@@ -422,8 +424,7 @@ TEST(SmiTextMessy, DoubleSpacedPasteAndJunkAround) {
 
 TEST(SmiTextMessy, MixedTabsAndSpacesInOneRow) {
   // Seen in a blog: some cells tab-separated, others by spaces.
-  std::string text =
-      "\t   GPU0\tGPU1 GPU2\nGPU0\t X \tPIX\t PHB\nGPU1\tPIX\t X   PHB\nGPU2\tPHB  PHB\t X \n";
+  std::string text = "\t   GPU0\tGPU1 GPU2\nGPU0\t X \tPIX\t PHB\nGPU1\tPIX\t X   PHB\nGPU2\tPHB  PHB\t X \n";
   Topology t = read_smi_text(text, "x");
   EXPECT_EQ(cell(t, "GPU0", "GPU2"), "PHB");
   EXPECT_EQ(cell(t, "GPU1", "GPU2"), "PHB");
@@ -470,16 +471,20 @@ TEST(SmiTextDetect, EveryDataFileLooksLikeSmiText) {
 TEST(SmiTextDetect, OtherInputsDoNot) {
   EXPECT_FALSE(looks_like_smi_text(""));
   EXPECT_FALSE(looks_like_smi_text("\n\n   \n"));
-  EXPECT_FALSE(looks_like_smi_text(
-      "node01:1234:1300 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
-      "node01:1234:1300 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n"
-      "GPU0 failed to allocate\n"));
-  EXPECT_FALSE(looks_like_smi_text("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=\"0000:17:00.0\"/>\n"
-                                   "  </cpu>\n</system>\n"));
+  EXPECT_FALSE(
+      looks_like_smi_text("node01:1234:1300 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+                          "node01:1234:1300 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n"
+                          "GPU0 failed to allocate\n"));
+  EXPECT_FALSE(
+      looks_like_smi_text("<system version=\"1\">\n  <cpu numaid=\"0\">\n    <pci busid=\"0000:17:00.0\"/>\n"
+                          "  </cpu>\n</system>\n"));
   EXPECT_FALSE(looks_like_smi_text("{\"GPU0\": {\"GPU1\": \"NV12\"}}\n"));
-  EXPECT_FALSE(looks_like_smi_text(std::string("\x7f" "ELF\x02\x01\x01\0\0\0GPU0\0X\0", 16)));
+  EXPECT_FALSE(
+      looks_like_smi_text(std::string("\x7f"
+                                      "ELF\x02\x01\x01\0\0\0GPU0\0X\0",
+                                      16)));
   EXPECT_FALSE(looks_like_smi_text(" \tGPU0\tGPU1\t\n GPU0\tX\tOK\t\n GPU1\tOK\tX\t\n"));  // topo -p2p
-  EXPECT_FALSE(looks_like_smi_text("\tGPU0\tGPU1\tCPU Affinity\n"));  // header only
+  EXPECT_FALSE(looks_like_smi_text("\tGPU0\tGPU1\tCPU Affinity\n"));                       // header only
 }
 
 // ---------------------------------------------------------------- errors

@@ -34,8 +34,8 @@ int build(const std::string& description, const std::string& outdir, const std::
   auto summary = gdrcheck::fixture::build_root(node, outdir);
   std::string applied;
   for (const auto& v : variants) applied += " +" + v;
-  std::cout << "wrote " << outdir << " (" << (node.name.empty() ? description : node.name) << applied << "): " << summary.files
-            << " files, " << summary.links << " links\n";
+  std::cout << "wrote " << outdir << " (" << (node.name.empty() ? description : node.name) << applied
+            << "): " << summary.files << " files, " << summary.links << " links\n";
   return kExitBuilt;
 }
 

@@ -52,13 +52,18 @@ Finding judge_bridge(const PciFunctionState* f, const std::string& bdf, const st
     return problem("acs", bdf, Status::Unknown,
                    cs.access == ConfigAccess::HeaderOnly ? "ACS unknown: config read without root (" + pairs + ")"
                                                          : "ACS unknown: no extended config space (" + pairs + ")",
-                   ev, cs.access == ConfigAccess::HeaderOnly ? "run as root to check ACS" : "enable MMCONFIG/ECAM (extended config access)");
+                   ev,
+                   cs.access == ConfigAccess::HeaderOnly ? "run as root to check ACS"
+                                                         : "enable MMCONFIG/ECAM (extended config access)");
   if (!cs.acs) return ok("acs", bdf, "no ACS capability on this bridge (" + pairs + ")", ev);
   std::string cap = hex4(cs.acs->capability), ctl = hex4(cs.acs->control);
   ev.push_back("ACSCap " + cap + ": " + acs_flags_string(cs.acs->capability));
   ev.push_back("ACSCtl " + ctl + ": " + acs_flags_string(cs.acs->control));
   if (grace)
-    return ok("acs", bdf, "ACSCtl " + ctl + " (" + pairs + "); this platform needs specific ACS bits: compare with rdma_topo's expectation", ev);
+    return ok("acs", bdf,
+              "ACSCtl " + ctl + " (" + pairs +
+                  "); this platform needs specific ACS bits: compare with rdma_topo's expectation",
+              ev);
   if (cs.acs->control & kAcsRedirectMask)
     return problem("acs", bdf, Status::Critical,
                    "ACS redirects peer-to-peer traffic to the root complex (ACSCtl " + ctl + ") on the path " + pairs,
@@ -75,7 +80,8 @@ Finding judge_bridge(const PciFunctionState* f, const std::string& bdf, const st
 Finding merge_rootless(const std::vector<Finding>& each) {
   Finding f = each.front();
   f.subject = "host";
-  f.summary = "ACS unknown on all " + std::to_string(each.size()) + " bridges between GPUs and their NICs: config read without root";
+  f.summary = "ACS unknown on all " + std::to_string(each.size()) +
+              " bridges between GPUs and their NICs: config read without root";
   f.affects.clear();
   for (const auto& b : each) f.affects.insert(f.affects.end(), b.affects.begin(), b.affects.end());
   f.evidence = {each.front().evidence.front() + " (and the same on the other " + std::to_string(each.size() - 1) + ")"};
@@ -109,7 +115,8 @@ std::vector<Finding> check_acs(const NodeEvidence& e) {
     const PciNode& node = e.topology.nodes[b];
     if (!node.address) continue;
     auto it = e.host.functions.find(*node.address);
-    Finding f = judge_bridge(it == e.host.functions.end() ? nullptr : &it->second, node.address->str(), pairs_of[b], grace);
+    Finding f =
+        judge_bridge(it == e.host.functions.end() ? nullptr : &it->second, node.address->str(), pairs_of[b], grace);
     f.affects = affects[b];
     all_rootless = all_rootless && f.status == Status::Unknown && f.summary.find("without root") != std::string::npos;
     out.push_back(std::move(f));

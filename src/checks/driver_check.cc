@@ -8,21 +8,27 @@
 namespace gdrcheck {
 namespace {
 
-bool loaded(const HostState& h, const std::string& m) { return h.modules.count(m) && h.modules.at(m).loaded; }
+bool loaded(const HostState& h, const std::string& m) {
+  return h.modules.count(m) && h.modules.at(m).loaded;
+}
 
 Finding nvidia_driver(const NodeEvidence& e) {
   const HostState& h = e.host;
   std::vector<std::string> ev{h.nvidia_version.evidence()};
-  if (h.modules.count("nvidia") && h.modules.at("nvidia").taint.known()) ev.push_back(h.modules.at("nvidia").taint.evidence());
+  if (h.modules.count("nvidia") && h.modules.at("nvidia").taint.known())
+    ev.push_back(h.modules.at("nvidia").taint.evidence());
   if (!h.nvidia_version.known())
-    return problem("driver", "nvidia", loaded(h, "nvidia") ? Status::Unknown : Status::Critical,
-                   loaded(h, "nvidia") ? "NVIDIA module loaded but its version file is unreadable" : "NVIDIA driver not loaded",
-                   ev, "install and load the NVIDIA data-center driver (modprobe nvidia); check dmesg");
+    return problem(
+        "driver", "nvidia", loaded(h, "nvidia") ? Status::Unknown : Status::Critical,
+        loaded(h, "nvidia") ? "NVIDIA module loaded but its version file is unreadable" : "NVIDIA driver not loaded",
+        ev, "install and load the NVIDIA data-center driver (modprobe nvidia); check dmesg");
   auto d = parse_nvidia_version(*h.nvidia_version.value);
   if (!d)
     return problem("driver", "nvidia", Status::Unknown, "NVIDIA driver version text not understood", ev,
                    "report this /proc/driver/nvidia/version to the gdrcheck developers");
-  return ok("driver", "nvidia", "NVIDIA driver " + d->version + (d->open_module ? " (open kernel module)" : " (proprietary kernel module)"), ev);
+  return ok("driver", "nvidia",
+            "NVIDIA driver " + d->version + (d->open_module ? " (open kernel module)" : " (proprietary kernel module)"),
+            ev);
 }
 
 // The RDMA stack each NIC needs: its PCI driver (mlx5_core, mlx4_core),
@@ -55,8 +61,8 @@ Finding rdma_modules(const NodeEvidence& e) {
               {"no NIC function bound to mlx5_core or mlx4_core"});
   std::vector<std::string> ev, missing;
   if (!h.module_dir)
-    return problem("driver", "rdma", Status::Unknown, "RDMA modules unknown: /sys/module not captured", {"/sys/module: not found"},
-                   "capture /sys/module with the root (gdrcheck snapshot)");
+    return problem("driver", "rdma", Status::Unknown, "RDMA modules unknown: /sys/module not captured",
+                   {"/sys/module: not found"}, "capture /sys/module with the root (gdrcheck snapshot)");
   for (const auto& m : need) {
     ev.push_back("/sys/module/" + m + (loaded(h, m) ? ": present" : ": absent"));
     if (!loaded(h, m)) missing.push_back(m);
@@ -71,7 +77,9 @@ Finding rdma_modules(const NodeEvidence& e) {
 
 Finding kernel(const NodeEvidence& e) {
   const Fact& k = e.host.kernel_release;
-  if (!k.known()) return problem("driver", "kernel", Status::Unknown, "kernel release unknown", {k.evidence()}, "capture /proc/sys/kernel/osrelease");
+  if (!k.known())
+    return problem("driver", "kernel", Status::Unknown, "kernel release unknown", {k.evidence()},
+                   "capture /proc/sys/kernel/osrelease");
   return ok("driver", "kernel", "Linux " + *k.value, {k.evidence()});
 }
 

@@ -5,10 +5,14 @@ namespace {
 
 int severity(Status s) {
   switch (s) {
-    case Status::Ok: return 0;
-    case Status::Unknown: return 1;
-    case Status::Warning: return 2;
-    case Status::Critical: return 3;
+    case Status::Ok:
+      return 0;
+    case Status::Unknown:
+      return 1;
+    case Status::Warning:
+      return 2;
+    case Status::Critical:
+      return 3;
   }
   return 1;
 }
@@ -17,17 +21,25 @@ int severity(Status s) {
 
 const char* status_name(Status s) {
   switch (s) {
-    case Status::Ok: return "OK";
-    case Status::Warning: return "WARNING";
-    case Status::Critical: return "CRITICAL";
-    case Status::Unknown: return "UNKNOWN";
+    case Status::Ok:
+      return "OK";
+    case Status::Warning:
+      return "WARNING";
+    case Status::Critical:
+      return "CRITICAL";
+    case Status::Unknown:
+      return "UNKNOWN";
   }
   return "UNKNOWN";
 }
 
-Status worse(Status a, Status b) { return severity(a) >= severity(b) ? a : b; }
+Status worse(Status a, Status b) {
+  return severity(a) >= severity(b) ? a : b;
+}
 
-int exit_code(Status s) { return static_cast<int>(s); }
+int exit_code(Status s) {
+  return static_cast<int>(s);
+}
 
 Finding ok(std::string check, std::string subject, std::string summary, std::vector<std::string> evidence) {
   return Finding{std::move(check), std::move(subject), Status::Ok, std::move(summary), std::move(evidence), "", {}};
@@ -35,7 +47,8 @@ Finding ok(std::string check, std::string subject, std::string summary, std::vec
 
 Finding problem(std::string check, std::string subject, Status status, std::string summary,
                 std::vector<std::string> evidence, std::string fix) {
-  return Finding{std::move(check), std::move(subject), status, std::move(summary), std::move(evidence), std::move(fix), {}};
+  return Finding{std::move(check),    std::move(subject), status, std::move(summary),
+                 std::move(evidence), std::move(fix),     {}};
 }
 
 Status worst_status(const std::vector<Finding>& findings) {

@@ -24,8 +24,9 @@ Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
   if (info && !info->gdr_capable)
     return ok("gpu", gpu.id, "GeForce/consumer GPU: GPUDirect RDMA does not apply (not supported on this class)", ev);
   if (driver == "vfio-pci")
-    return problem("gpu", gpu.id, Status::Warning, "bound to vfio-pci (passed through to a VM), not to the NVIDIA driver",
-                   ev, "check this GPU inside the VM it is assigned to, or rebind it to the nvidia driver");
+    return problem("gpu", gpu.id, Status::Warning,
+                   "bound to vfio-pci (passed through to a VM), not to the NVIDIA driver", ev,
+                   "check this GPU inside the VM it is assigned to, or rebind it to the nvidia driver");
   if (driver.empty() || driver != "nvidia")
     return problem("gpu", gpu.id, Status::Critical, "not bound to the NVIDIA driver", ev,
                    "load the NVIDIA driver (modprobe nvidia) and check dmesg for errors on " + gpu.address->str());
@@ -37,8 +38,9 @@ Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
   if (!gpu.locality.known() && e.topology.numa_count > 1)
     return problem("gpu", gpu.id, Status::Warning, info->family + ": NUMA locality unknown (numa_node -1)", ev,
                    "enable NUMA/SRAT (and ACPI _PXM) reporting in the BIOS so the kernel knows where the GPU attaches");
-  return ok("gpu", gpu.id, info->family + " (sm " + std::to_string(info->sm / 10) + "." + std::to_string(info->sm % 10) +
-                               "), " + where + ", driver nvidia",
+  return ok("gpu", gpu.id,
+            info->family + " (sm " + std::to_string(info->sm / 10) + "." + std::to_string(info->sm % 10) + "), " +
+                where + ", driver nvidia",
             ev);
 }
 
@@ -51,9 +53,10 @@ std::vector<Finding> check_gpu(const NodeEvidence& e) {
     out.push_back(check_one_gpu(e, *gpu));
   }
   if (out.empty())
-    out.push_back(problem("gpu", "host", Status::Unknown, "no NVIDIA GPU found: nothing to check for GPUDirect RDMA",
-                          {"no function with vendor 0x10de and class 0x0300/0x0302 under /sys/bus/pci/devices"},
-                          "run gdrcheck on a GPU node; if this is one, check that the GPUs are visible (lspci -d 10de:)"));
+    out.push_back(
+        problem("gpu", "host", Status::Unknown, "no NVIDIA GPU found: nothing to check for GPUDirect RDMA",
+                {"no function with vendor 0x10de and class 0x0300/0x0302 under /sys/bus/pci/devices"},
+                "run gdrcheck on a GPU node; if this is one, check that the GPUs are visible (lspci -d 10de:)"));
   return out;
 }
 

@@ -27,20 +27,26 @@ std::string fix_for(const HostState& h) {
   for (const auto& u : h.iommu_units) amd |= u.rfind("ivhd", 0) == 0;
   for (const auto& t : toks) amd |= t.rfind("amd_iommu", 0) == 0;
   std::string params = amd ? "amd_iommu=on iommu=pt" : "intel_iommu=on iommu=pt";
-  return "boot with " + params + " (passthrough keeps interrupt remapping) or disable the IOMMU, then check "
+  return "boot with " + params +
+         " (passthrough keeps interrupt remapping) or disable the IOMMU, then check "
          "/sys/kernel/iommu_groups/*/type reads identity";
 }
 
 // Kernels without the per-group type file (< 5.11): mirror gds-diag's rule.
 Finding from_cmdline(const NodeEvidence& e, const std::string& subject) {
   const HostState& h = e.host;
-  std::vector<std::string> ev{h.cmdline.evidence(),
-                              "/sys/class/iommu: " + (h.iommu_units.empty() ? std::string("no units") : std::to_string(h.iommu_units.size()) + " units")};
-  if (!h.cmdline.known()) return problem("iommu", subject, Status::Unknown, "IOMMU mode unknown: no /proc/cmdline and no group type", ev, "capture /proc/cmdline");
+  std::vector<std::string> ev{
+      h.cmdline.evidence(),
+      "/sys/class/iommu: " +
+          (h.iommu_units.empty() ? std::string("no units") : std::to_string(h.iommu_units.size()) + " units")};
+  if (!h.cmdline.known())
+    return problem("iommu", subject, Status::Unknown, "IOMMU mode unknown: no /proc/cmdline and no group type", ev,
+                   "capture /proc/cmdline");
   auto toks = tokens(*h.cmdline.value);
   if (has(toks, "intel_iommu=off") || has(toks, "amd_iommu=off") || has(toks, "iommu=off"))
     return ok("iommu", subject, "IOMMU disabled on the kernel command line", ev);
-  if (has(toks, "iommu=pt") || has(toks, "iommu.passthrough=1")) return ok("iommu", subject, "IOMMU in passthrough mode (iommu=pt)", ev);
+  if (has(toks, "iommu=pt") || has(toks, "iommu.passthrough=1"))
+    return ok("iommu", subject, "IOMMU in passthrough mode (iommu=pt)", ev);
   if (has(toks, "intel_iommu=on") || has(toks, "amd_iommu=on") || !h.iommu_units.empty())
     return problem("iommu", subject, Status::Critical, "IOMMU translating DMA (on without iommu=pt)", ev, fix_for(h));
   return ok("iommu", subject, "no IOMMU active (no /sys/class/iommu units, no passthrough needed)", ev);
@@ -52,11 +58,13 @@ Finding one_device(const NodeEvidence& e, const Endpoint& d, const PciFunctionSt
   std::vector<std::string> ev{"iommu_group " + std::to_string(*f.iommu_group), f.iommu_group_type.evidence()};
   if (!f.iommu_group_type.known()) return from_cmdline(e, subject);
   const std::string& type = *f.iommu_group_type.value;
-  if (type == "identity") return ok("iommu", subject, "IOMMU group " + std::to_string(*f.iommu_group) + " is identity (passthrough)", ev);
+  if (type == "identity")
+    return ok("iommu", subject, "IOMMU group " + std::to_string(*f.iommu_group) + " is identity (passthrough)", ev);
   if (type == "DMA" || type == "DMA-FQ")
-    return problem("iommu", subject, Status::Critical,
-                   "IOMMU translates this device's DMA (group type " + type + "): GPUDirect traffic is remapped or blocked",
-                   ev, fix_for(e.host));
+    return problem(
+        "iommu", subject, Status::Critical,
+        "IOMMU translates this device's DMA (group type " + type + "): GPUDirect traffic is remapped or blocked", ev,
+        fix_for(e.host));
   if (type == "unmanaged")
     return problem("iommu", subject, Status::Warning, "assigned to userspace/VFIO (group type unmanaged)", ev,
                    "check GPUDirect inside the VM this device is passed to");

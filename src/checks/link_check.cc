@@ -22,12 +22,14 @@ struct LinkFacts {
 };
 
 LinkFacts facts_of(const PciFunctionState& f) {
-  return {parse_link_speed(f.current_link_speed.value.value_or("")), parse_link_speed(f.max_link_speed.value.value_or("")),
-          parse_link_width(f.current_link_width.value.value_or("")), parse_link_width(f.max_link_width.value.value_or(""))};
+  return {
+      parse_link_speed(f.current_link_speed.value.value_or("")), parse_link_speed(f.max_link_speed.value.value_or("")),
+      parse_link_width(f.current_link_width.value.value_or("")), parse_link_width(f.max_link_width.value.value_or(""))};
 }
 
 std::vector<std::string> evidence_of(const PciFunctionState& f) {
-  return {f.current_link_speed.evidence(), f.current_link_width.evidence(), f.max_link_speed.evidence(), f.max_link_width.evidence()};
+  return {f.current_link_speed.evidence(), f.current_link_width.evidence(), f.max_link_speed.evidence(),
+          f.max_link_width.evidence()};
 }
 
 std::string gen(double gts) {
@@ -92,7 +94,8 @@ Finding endpoint_link(const NodeEvidence& e, const Endpoint& d, const PciFunctio
   }
   if (*l.cur_gts + 0.01 < *l.max_gts) {
     if (d.role == DeviceRole::Gpu)
-      return ok("link", subject, describe(l) + ": below top speed, normal for an idle GPU (check again under load)", ev);
+      return ok("link", subject, describe(l) + ": below top speed, normal for an idle GPU (check again under load)",
+                ev);
     return problem("link", subject, Status::Warning, "PCIe link below top speed: " + describe(l), ev,
                    "reseat the card, check BIOS PCIe speed settings and firmware");
   }
@@ -135,11 +138,13 @@ std::optional<Finding> uplink(const NodeEvidence& e, int node, const std::string
   if (!l.cur_width || !l.max_width) return std::nullopt;
   std::string subject = n.address->str();
   if (*l.cur_width < *l.max_width)
-    return problem("link", subject, Status::Critical, "switch uplink degraded: " + describe(l) + " (above " + below + ")",
-                   evidence_of(it->second), "reseat the switch board/riser; check BIOS bifurcation for the root port");
+    return problem("link", subject, Status::Critical,
+                   "switch uplink degraded: " + describe(l) + " (above " + below + ")", evidence_of(it->second),
+                   "reseat the switch board/riser; check BIOS bifurcation for the root port");
   if (l.cur_gts && l.max_gts && *l.cur_gts + 0.01 < *l.max_gts)
-    return problem("link", subject, Status::Warning, "switch uplink below top speed: " + describe(l) + " (above " + below + ")",
-                   evidence_of(it->second), "check BIOS PCIe speed settings and the switch firmware");
+    return problem("link", subject, Status::Warning,
+                   "switch uplink below top speed: " + describe(l) + " (above " + below + ")", evidence_of(it->second),
+                   "check BIOS PCIe speed settings and the switch firmware");
   return ok("link", subject, "switch uplink " + describe(l) + " (above " + below + ")", evidence_of(it->second));
 }
 
@@ -153,7 +158,8 @@ std::vector<Finding> check_link(const NodeEvidence& e) {
     for (const Endpoint* d : e.topology.with_role(role)) {
       const PciFunctionState* f = e.function(*d);
       if (!f || d->node < 0) continue;
-      if (d->role == DeviceRole::Nic && d->address && d->address->function != 0 && !f->virtual_function) continue;  // one per NIC
+      if (d->role == DeviceRole::Nic && d->address && d->address->function != 0 && !f->virtual_function)
+        continue;  // one per NIC
       out.push_back(endpoint_link(e, *d, *f));
       for (int b : e.topology.bridge_chain(d->node)) {
         if (!uplinks.count(b)) order.push_back(b);

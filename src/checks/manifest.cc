@@ -61,13 +61,14 @@ json observed(const NodeReport& r, const HostState& h) {
 }
 
 Finding difference(const std::string& subject, const std::string& what, const json& want, const json& got) {
-  return problem("manifest", subject, Status::Critical, what + " differs from the manifest",
-                 {"expected " + want.dump(), "found " + got.dump()},
-                 "bring the node back to the site's expected configuration, or update the manifest if the change is intended");
+  return problem(
+      "manifest", subject, Status::Critical, what + " differs from the manifest",
+      {"expected " + want.dump(), "found " + got.dump()},
+      "bring the node back to the site's expected configuration, or update the manifest if the change is intended");
 }
 
-void compare(std::vector<Finding>& out, const json& want, const json& got, const std::string& key, const std::string& subject,
-             const std::string& what) {
+void compare(std::vector<Finding>& out, const json& want, const json& got, const std::string& key,
+             const std::string& subject, const std::string& what) {
   if (!want.contains(key)) return;
   const json& g = got.contains(key) ? got.at(key) : json(nullptr);
   if (want.at(key) != g) out.push_back(difference(subject, what, want.at(key), g));
@@ -75,12 +76,15 @@ void compare(std::vector<Finding>& out, const json& want, const json& got, const
 
 }  // namespace
 
-json make_manifest(const NodeReport& r, const HostState& h) { return observed(r, h); }
+json make_manifest(const NodeReport& r, const HostState& h) {
+  return observed(r, h);
+}
 
 void validate_manifest(const json& m, const std::string& source) {
   if (!m.is_object()) throw InputError(source, "not a JSON object");
   if (m.value("schema", "") != "gdrcheck.manifest/1")
-    throw InputError(source, "\"schema\" must be \"gdrcheck.manifest/1\" (write one with gdrcheck node --write-manifest)");
+    throw InputError(source,
+                     "\"schema\" must be \"gdrcheck.manifest/1\" (write one with gdrcheck node --write-manifest)");
   for (const char* k : {"gpus", "nics", "ports", "pairs"})
     if (m.contains(k) && !m.at(k).is_object()) throw InputError(source, std::string("\"") + k + "\" must be an object");
 }
@@ -98,7 +102,8 @@ std::vector<Finding> check_manifest(const NodeReport& r, const HostState& h, con
     for (auto it = want.at("pairs").begin(); it != want.at("pairs").end(); ++it)
       compare(out, want.at("pairs"), got.at("pairs"), it.key(), it.key(), it.key() + "'s NIC and path");
   compare(out, want, got, "driver", "driver", "NVIDIA driver version");
-  if (out.empty()) out.push_back(ok("manifest", "host", "matches the manifest", {"compared: gpus, nics, ports, pairs, driver"}));
+  if (out.empty())
+    out.push_back(ok("manifest", "host", "matches the manifest", {"compared: gpus, nics, ports, pairs, driver"}));
   return out;
 }
 

@@ -24,14 +24,21 @@ std::string fix_for(const GdrPrediction& p) {
   if (p.causes.empty()) return "see the other findings for this GPU";
   switch (p.causes.front()) {
     case GdrCause::Transport:
-      return "unset NCCL_IB_DISABLE / NCCL_NET (environment, /etc/nccl.conf or ~/.nccl.conf) so NCCL uses its IB transport";
-    case GdrCause::NoNic: return "see the nic and port findings, and NCCL_IB_HCA";
-    case GdrCause::PeerMemory: return "see the peermem finding: load nvidia-peermem or enable the DMA-BUF path";
-    case GdrCause::GpuSide: return "see the gpu finding: this GPU cannot (or is not known to) do GPUDirect RDMA";
+      return "unset NCCL_IB_DISABLE / NCCL_NET (environment, /etc/nccl.conf or ~/.nccl.conf) so NCCL uses its IB "
+             "transport";
+    case GdrCause::NoNic:
+      return "see the nic and port findings, and NCCL_IB_HCA";
+    case GdrCause::PeerMemory:
+      return "see the peermem finding: load nvidia-peermem or enable the DMA-BUF path";
+    case GdrCause::GpuSide:
+      return "see the gpu finding: this GPU cannot (or is not known to) do GPUDirect RDMA";
     case GdrCause::Distance:
-      return "place the GPU and its NIC under one PCIe switch; NCCL_NET_GDR_LEVEL=PHB only where P2P through the CPU is fast";
-    case GdrCause::LevelSetting: return "remove NCCL_NET_GDR_LEVEL (or set a level that reaches this NIC)";
-    case GdrCause::ReadSetting: return "remove NCCL_NET_GDR_READ=0 unless sends must be staged on purpose";
+      return "place the GPU and its NIC under one PCIe switch; NCCL_NET_GDR_LEVEL=PHB only where P2P through the CPU "
+             "is fast";
+    case GdrCause::LevelSetting:
+      return "remove NCCL_NET_GDR_LEVEL (or set a level that reaches this NIC)";
+    case GdrCause::ReadSetting:
+      return "remove NCCL_NET_GDR_READ=0 unless sends must be staged on purpose";
     case GdrCause::ReadRule:
       return "NCCL_NET_GDR_READ=1 lets the NIC read GPU memory without an NVLink peer (measure before keeping it)";
   }
@@ -40,27 +47,33 @@ std::string fix_for(const GdrPrediction& p) {
 
 Finding one_gpu(const NodeEvidence& e, const GdrPrediction& p) {
   std::string head = "NCCL " + e.nccl_version.str() + ": ";
-  std::string via = p.nics.empty() ? "no NIC" : nic_names(e, p) + " (" + nccl_path_name(p.path) + ", level " + p.level + ")";
+  std::string via =
+      p.nics.empty() ? "no NIC" : nic_names(e, p) + " (" + nccl_path_name(p.path) + ", level " + p.level + ")";
   std::vector<std::string> ev = p.rules;
-  if (p.send == Tri::Yes && p.recv == Tri::Yes) return ok("nccl", p.gpu, head + "GPUDirect RDMA send and receive via " + via, ev);
+  if (p.send == Tri::Yes && p.recv == Tri::Yes)
+    return ok("nccl", p.gpu, head + "GPUDirect RDMA send and receive via " + via, ev);
   if (p.send == Tri::Unknown || p.recv == Tri::Unknown)
     return problem("nccl", p.gpu, Status::Unknown, head + "GPUDirect RDMA decision unknown via " + via, ev, fix_for(p));
   if (p.recv == Tri::Yes)
-    return problem("nccl", p.gpu, Status::Warning, head + "GPUDirect RDMA on receive only (sends staged through host memory) via " + via,
-                   ev, fix_for(p));
-  return problem("nccl", p.gpu, Status::Critical, head + "no GPUDirect RDMA via " + via + ": traffic staged through host memory", ev,
-                 fix_for(p));
+    return problem("nccl", p.gpu, Status::Warning,
+                   head + "GPUDirect RDMA on receive only (sends staged through host memory) via " + via, ev,
+                   fix_for(p));
+  return problem("nccl", p.gpu, Status::Critical,
+                 head + "no GPUDirect RDMA via " + via + ": traffic staged through host memory", ev, fix_for(p));
 }
 
-bool from_conf_file(const NcclSetting& s) { return s.origin.find(".conf") != std::string::npos; }
+bool from_conf_file(const NcclSetting& s) {
+  return s.origin.find(".conf") != std::string::npos;
+}
 
 // Settings that are easy to leave behind and that change every job.
 std::vector<Finding> settings(const NodeEvidence& e) {
   std::vector<Finding> out;
   const NcclSettings& s = e.host.nccl;
   for (const auto& p : s.problems)
-    out.push_back(problem("nccl", "settings", Status::Warning, "NCCL configuration line is not what it seems", {p},
-                          "NCCL reads conf lines literally: write NAME=VALUE with no spaces, export or inline comments"));
+    out.push_back(
+        problem("nccl", "settings", Status::Warning, "NCCL configuration line is not what it seems", {p},
+                "NCCL reads conf lines literally: write NAME=VALUE with no spaces, export or inline comments"));
   if (const NcclSetting* hca = s.find("NCCL_IB_HCA")) {
     // The classic pitfall: an entry that names one device exactly also
     // prefix-matches others (mlx5_1 selects mlx5_10..mlx5_17 too).
@@ -78,19 +91,22 @@ std::vector<Finding> settings(const NodeEvidence& e) {
   if (const NcclSetting* topo = s.find("NCCL_TOPO_FILE")) {
     auto it = e.host.nccl_files.find(topo->value);
     bool exists = it != e.host.nccl_files.end() && it->second;
-    out.push_back(problem("nccl", "NCCL_TOPO_FILE", exists ? Status::Warning : Status::Critical,
-                          exists ? "NCCL_TOPO_FILE forces a topology file: NCCL ignores the real PCI tree"
-                                 : "NCCL_TOPO_FILE points to a file that does not exist",
-                          {"NCCL_TOPO_FILE=" + topo->value + " (" + topo->origin + ")"},
-                          "unset it unless this is a VM whose vendor ships the topology file; check the file matches the hardware"));
+    out.push_back(problem(
+        "nccl", "NCCL_TOPO_FILE", exists ? Status::Warning : Status::Critical,
+        exists ? "NCCL_TOPO_FILE forces a topology file: NCCL ignores the real PCI tree"
+               : "NCCL_TOPO_FILE points to a file that does not exist",
+        {"NCCL_TOPO_FILE=" + topo->value + " (" + topo->origin + ")"},
+        "unset it unless this is a VM whose vendor ships the topology file; check the file matches the hardware"));
   }
-  for (const char* name : {"NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_DMABUF_ENABLE"}) {
+  for (const char* name :
+       {"NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_DMABUF_ENABLE"}) {
     const NcclSetting* v = s.find(name);
     if (!v || !from_conf_file(*v)) continue;
-    out.push_back(problem("nccl", name, Status::Warning, std::string(name) + "=" + v->value + " is set in " + v->origin +
-                                                            " and applies to every NCCL job on this node",
-                          {std::string(name) + "=" + v->value + " (" + v->origin + ")"},
-                          "remove it from " + v->origin.substr(0, v->origin.rfind(':')) + " unless every job needs it"));
+    out.push_back(problem(
+        "nccl", name, Status::Warning,
+        std::string(name) + "=" + v->value + " is set in " + v->origin + " and applies to every NCCL job on this node",
+        {std::string(name) + "=" + v->value + " (" + v->origin + ")"},
+        "remove it from " + v->origin.substr(0, v->origin.rfind(':')) + " unless every job needs it"));
   }
   return out;
 }

@@ -28,7 +28,8 @@ Finding check_one_nic(const NodeEvidence& e, const Endpoint& nic) {
     return problem("nic", nic.name, Status::Critical, "ConnectX in flash-recovery mode (no usable firmware)", ev,
                    "reflash the firmware with mlxfwreset/flint (NVIDIA firmware tools) and reboot");
   if (!nic.rdma_device)
-    return problem("nic", nic.address->str(), Status::Critical, kind + " has no RDMA device in /sys/class/infiniband", ev,
+    return problem("nic", nic.address->str(), Status::Critical, kind + " has no RDMA device in /sys/class/infiniband",
+                   ev,
                    "load the RDMA driver (modprobe mlx5_ib; with MLNX_OFED/DOCA: /etc/init.d/openibd restart) and "
                    "check dmesg for mlx5_core errors");
   const RdmaDevice* d = e.rdma(nic.name);
@@ -49,10 +50,11 @@ std::vector<Finding> check_nic(const NodeEvidence& e) {
     out.push_back(check_one_nic(e, *nic));
   }
   if (out.empty())
-    out.push_back(problem("nic", "host", e.has_gpus() ? Status::Critical : Status::Unknown,
-                          "no RDMA NIC: multi-node NCCL traffic falls back to TCP sockets",
-                          {"/sys/class/infiniband: " + std::string(e.host.rdma.empty() ? "no RDMA devices" : "no PCI RDMA devices")},
-                          "install the RDMA NIC drivers (mlx5_core, mlx5_ib, ib_uverbs) or check that the NICs are seated"));
+    out.push_back(problem(
+        "nic", "host", e.has_gpus() ? Status::Critical : Status::Unknown,
+        "no RDMA NIC: multi-node NCCL traffic falls back to TCP sockets",
+        {"/sys/class/infiniband: " + std::string(e.host.rdma.empty() ? "no RDMA devices" : "no PCI RDMA devices")},
+        "install the RDMA NIC drivers (mlx5_core, mlx5_ib, ib_uverbs) or check that the NICs are seated"));
   return out;
 }
 

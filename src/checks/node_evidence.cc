@@ -20,6 +20,8 @@ const GdrPrediction* NodeEvidence::prediction(const std::string& gpu) const {
   return nullptr;
 }
 
-bool NodeEvidence::has_gpus() const { return !topology.with_role(DeviceRole::Gpu).empty(); }
+bool NodeEvidence::has_gpus() const {
+  return !topology.with_role(DeviceRole::Gpu).empty();
+}
 
 }  // namespace gdrcheck

@@ -10,7 +10,9 @@
 namespace gdrcheck {
 namespace {
 
-bool direct_class(const std::string& nccl) { return nccl == "PIX" || nccl == "PXB" || nccl == "NVL" || nccl == "C2C" || nccl == "P2C"; }
+bool direct_class(const std::string& nccl) {
+  return nccl == "PIX" || nccl == "PXB" || nccl == "NVL" || nccl == "C2C" || nccl == "P2C";
+}
 
 Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction& p) {
   const Endpoint* nic = e.topology.find(p.nics.front());
@@ -58,7 +60,8 @@ std::optional<Finding> rail_alignment(const NodeEvidence& e) {
     return problem("path", "rails", Status::Warning, "GPUs share a NIC while " + list + " serve no GPU", ev,
                    "check NIC/GPU slot placement (each GPU should have its own nearest NIC) and NCCL_IB_HCA");
   }
-  return ok("path", "rails", shared ? "GPUs share NICs (fewer NICs than GPUs nearby)" : "each GPU has its own nearest NIC", ev);
+  return ok("path", "rails",
+            shared ? "GPUs share NICs (fewer NICs than GPUs nearby)" : "each GPU has its own nearest NIC", ev);
 }
 
 // Every GPU and NIC directly under a root port or host bridge, and no pair
@@ -73,12 +76,13 @@ std::optional<Finding> flattened_tree(const NodeEvidence& e) {
   for (const Endpoint* g : gpus)
     for (const Endpoint* n : nics)
       if (direct_class(e.paths.nccl_at(g->id, n->id).code)) return std::nullopt;
-  return problem("path", "topology", Status::Warning,
-                 "flattened PCI tree (virtual machine?): every GPU and NIC hangs directly off the root complex, so NCCL "
-                 "sees only PHB/SYS paths and turns GPUDirect RDMA off",
-                 {"every GPU and NIC has at most one bridge above it; no GPU-NIC pair shares a switch"},
-                 "give NCCL the physical topology: NCCL_TOPO_FILE=<the cloud's topology XML> (e.g. Azure "
-                 "/opt/microsoft/ndv5-topo.xml)");
+  return problem(
+      "path", "topology", Status::Warning,
+      "flattened PCI tree (virtual machine?): every GPU and NIC hangs directly off the root complex, so NCCL "
+      "sees only PHB/SYS paths and turns GPUDirect RDMA off",
+      {"every GPU and NIC has at most one bridge above it; no GPU-NIC pair shares a switch"},
+      "give NCCL the physical topology: NCCL_TOPO_FILE=<the cloud's topology XML> (e.g. Azure "
+      "/opt/microsoft/ndv5-topo.xml)");
 }
 
 }  // namespace
@@ -89,8 +93,8 @@ std::vector<Finding> check_path(const NodeEvidence& e) {
     const Endpoint* gpu = e.topology.find(p.gpu);
     if (!gpu) continue;
     if (p.nics.empty()) {
-      out.push_back(problem("path", p.gpu, Status::Critical, p.gpu + ": no usable RDMA NIC", {p.rules.begin(), p.rules.end()},
-                            "check the nic and port findings, and NCCL_IB_HCA"));
+      out.push_back(problem("path", p.gpu, Status::Critical, p.gpu + ": no usable RDMA NIC",
+                            {p.rules.begin(), p.rules.end()}, "check the nic and port findings, and NCCL_IB_HCA"));
       continue;
     }
     out.push_back(gpu_path(e, *gpu, p));

@@ -19,7 +19,9 @@ bool present(const HostState& h, const char* path) {
   return it != h.peermem_files.end() && it->second;
 }
 
-bool registered(const HostState& h) { return present(h, kNvMem) || present(h, kNvMemNc); }
+bool registered(const HostState& h) {
+  return present(h, kNvMem) || present(h, kNvMemNc);
+}
 
 int min_gpu_sm(const Topology& t) {
   int sm = 0;
@@ -77,13 +79,18 @@ GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h) {
     return f;
   }
   std::string k = std::to_string(kernel.major) + "." + std::to_string(kernel.minor);
-  if (!driver->open_module) f.dmabuf_reason = "proprietary NVIDIA kernel module " + driver->version + " (DMA-BUF needs the open module)";
-  else if (driver->major < 515) f.dmabuf_reason = "open kernel module " + driver->version + " is older than R515";
-  else if (!kernel.at_least(5, 12)) f.dmabuf_reason = "kernel " + k + " is older than 5.12";
-  else if (sm != 0 && sm < 75) f.dmabuf_reason = "a GPU older than Turing";
+  if (!driver->open_module)
+    f.dmabuf_reason = "proprietary NVIDIA kernel module " + driver->version + " (DMA-BUF needs the open module)";
+  else if (driver->major < 515)
+    f.dmabuf_reason = "open kernel module " + driver->version + " is older than R515";
+  else if (!kernel.at_least(5, 12))
+    f.dmabuf_reason = "kernel " + k + " is older than 5.12";
+  else if (sm != 0 && sm < 75)
+    f.dmabuf_reason = "a GPU older than Turing";
   else {
     f.dmabuf_possible = sm == 0 ? Tri::Unknown : Tri::Yes;
-    f.dmabuf_reason = "open kernel module " + driver->version + ", kernel " + k + (sm == 0 ? ", GPU generation unknown" : "");
+    f.dmabuf_reason =
+        "open kernel module " + driver->version + ", kernel " + k + (sm == 0 ? ", GPU generation unknown" : "");
     return f;
   }
   f.dmabuf_possible = Tri::No;

@@ -26,7 +26,9 @@ std::string generation(const std::string& rate_text, double gbps, bool ethernet)
   return inside.substr(space + 1) + " " + inside.substr(0, space);
 }
 
-std::string subject(const RdmaDevice& d, const RdmaPort& p) { return d.name + "/" + std::to_string(p.number); }
+std::string subject(const RdmaDevice& d, const RdmaPort& p) {
+  return d.name + "/" + std::to_string(p.number);
+}
 
 // The fastest rate one port of this card can run. Dual-port cards (a second
 // function of the same device ID) split the model's bandwidth: a dual-port
@@ -55,8 +57,10 @@ Finding state_problem(const RdmaDevice& d, const RdmaPort& p, const std::vector<
                     "; mlxlink -d " + d.name + ")";
   if (phys && phys->name == "LinkUp" && (s == "INIT" || s == "ARMED"))
     fix = "the link is up but not configured: check that a subnet manager (opensm/UFM) is running on the fabric";
-  if (phys && phys->name == "Disabled") fix = "the port is administratively disabled: enable it (ibportstate / switch config)";
-  return problem("port", subject(d, p), status, "port " + s + " (physical state " + ph + "): no RDMA traffic through it", ev, fix);
+  if (phys && phys->name == "Disabled")
+    fix = "the port is administratively disabled: enable it (ibportstate / switch config)";
+  return problem("port", subject(d, p), status,
+                 "port " + s + " (physical state " + ph + "): no RDMA traffic through it", ev, fix);
 }
 
 Finding check_one_port(const NodeEvidence& e, const RdmaDevice& d, const RdmaPort& p) {
@@ -96,7 +100,8 @@ std::vector<Finding> check_port(const NodeEvidence& e) {
   std::vector<Finding> out;
   for (const auto& d : e.host.rdma) {
     if (d.ports.empty())
-      out.push_back(problem("port", d.name, Status::Unknown, "no ports listed", {"/sys/class/infiniband/" + d.name + "/ports: empty"},
+      out.push_back(problem("port", d.name, Status::Unknown, "no ports listed",
+                            {"/sys/class/infiniband/" + d.name + "/ports: empty"},
                             "capture /sys/class/infiniband/" + d.name + "/ports/"));
     for (const auto& p : d.ports) out.push_back(check_one_port(e, d, p));
   }

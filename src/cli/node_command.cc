@@ -62,7 +62,8 @@ std::vector<NcclSetting> process_environment() {
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
     auto eq = kv.find('=');
-    if (kv.rfind("NCCL_", 0) == 0 && eq != std::string::npos) out.push_back({kv.substr(0, eq), kv.substr(eq + 1), "environment"});
+    if (kv.rfind("NCCL_", 0) == 0 && eq != std::string::npos)
+      out.push_back({kv.substr(0, eq), kv.substr(eq + 1), "environment"});
   }
   return out;
 }
@@ -105,8 +106,10 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
       write_new_file(o.write_manifest, make_manifest(r, h).dump(2) + "\n");
       std::cerr << "gdrcheck node: wrote manifest " << o.write_manifest << "\n";
     }
-    if (o.json) std::cout << node_json(r, h).dump(2) << "\n";
-    else std::cout << render_node_text(r, {static_cast<bool>(::isatty(1)), o.quiet, o.verbose});
+    if (o.json)
+      std::cout << node_json(r, h).dump(2) << "\n";
+    else
+      std::cout << render_node_text(r, {static_cast<bool>(::isatty(1)), o.quiet, o.verbose});
     return exit_code(r.status);
   } catch (const InputError& e) {
     std::cerr << "gdrcheck node: " << e.what() << "\n";
@@ -119,11 +122,14 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
 
 }  // namespace
 
-int run_node_on(const std::string& root_dir) { return run_node(root_dir, NodeCliOptions{}); }
+int run_node_on(const std::string& root_dir) {
+  return run_node(root_dir, NodeCliOptions{});
+}
 
 CommandRun add_node_command(CLI::App& app) {
   auto o = std::make_shared<NodeCliOptions>();
-  CLI::App* cmd = app.add_subcommand("node", "check this node (or a recorded root) for GPUDirect RDMA: verdict per GPU");
+  CLI::App* cmd =
+      app.add_subcommand("node", "check this node (or a recorded root) for GPUDirect RDMA: verdict per GPU");
   cmd->add_option("--root", o->root, "directory standing for / (a recorded host); default: this machine");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.node/1)");
   cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");

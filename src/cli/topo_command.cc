@@ -50,8 +50,10 @@ int print_topology(const Topology& t, const TopoOptions& o) {
   NcclViewOptions view;
   view.flatten_bcm = !o.no_bcm_flatten;
   TopologyPaths paths = compute_paths(t, view);
-  if (o.json) std::cout << topo_json(t, paths).dump(2) << "\n";
-  else std::cout << render_topo_text(t, paths, TextStyle{static_cast<bool>(::isatty(1))});
+  if (o.json)
+    std::cout << topo_json(t, paths).dump(2) << "\n";
+  else
+    std::cout << render_topo_text(t, paths, TextStyle{static_cast<bool>(::isatty(1))});
   return kExitOk;
 }
 
@@ -63,8 +65,8 @@ int run_topo(const TopoOptions& o) {
       std::cerr << "gdrcheck topo: --kind must be auto, hwloc-xml, nccl-xml or smi-text\n";
       return kExitUsage;
     }
-    Topology t = o.file.empty() ? load_topology_root(o.root.empty() ? "/" : o.root, sel)
-                                : load_topology_file(o.file, kind, sel);
+    Topology t =
+        o.file.empty() ? load_topology_root(o.root.empty() ? "/" : o.root, sel) : load_topology_file(o.file, kind, sel);
     return print_topology(t, o);
   } catch (const InputError& e) {
     std::cerr << "gdrcheck topo: " << e.what() << "\n";

@@ -21,11 +21,11 @@ struct GpuInfo {
 std::optional<GpuInfo> nvidia_gpu_info(uint16_t device_id, const std::string& pci_name = "");
 
 struct NicInfo {
-  std::string model;     // "ConnectX-7", "BlueField-3", "ConnectX-6 Dx"
-  int generation = 0;    // ConnectX generation (3..10); for BlueField, that of its integrated ConnectX
-  int bluefield = 0;     // 1..4 for BlueField integrated NICs
+  std::string model;   // "ConnectX-7", "BlueField-3", "ConnectX-6 Dx"
+  int generation = 0;  // ConnectX generation (3..10); for BlueField, that of its integrated ConnectX
+  int bluefield = 0;   // 1..4 for BlueField integrated NICs
   bool vf = false;
-  double max_rate_gbps = 0;  // fastest port rate the model supports (0 = unknown)
+  double max_rate_gbps = 0;    // fastest port rate the model supports (0 = unknown)
   bool recovery_mode = false;  // flash-recovery device IDs
 };
 

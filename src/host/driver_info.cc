@@ -9,8 +9,10 @@ namespace {
 bool is_version_token(std::string_view t) {
   int dots = 0;
   for (char c : t) {
-    if (c == '.') ++dots;
-    else if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    if (c == '.')
+      ++dots;
+    else if (!std::isdigit(static_cast<unsigned char>(c)))
+      return false;
   }
   return dots >= 1 && std::isdigit(static_cast<unsigned char>(t.front())) && t.back() != '.';
 }

@@ -9,8 +9,8 @@
 namespace gdrcheck {
 
 struct NvidiaDriver {
-  std::string version;  // "550.54.15"
-  int major = 0;        // 550
+  std::string version;       // "550.54.15"
+  int major = 0;             // 550
   bool open_module = false;  // "Open Kernel Module" banner (DMA-BUF capable)
 };
 

@@ -11,8 +11,10 @@ Fact read_fact(const Root& root, const std::string& path) {
   Fact f;
   f.path = path;
   FileRead r = root.read(path, 64 * 1024);
-  if (r.ok()) f.value = r.trimmed();
-  else f.problem = r.problem();
+  if (r.ok())
+    f.value = r.trimmed();
+  else
+    f.problem = r.problem();
   return f;
 }
 
@@ -79,7 +81,8 @@ std::vector<RdmaDevice> read_rdma(const Root& root) {
       if (auto n = parse_sysfs_int(p)) d.ports.push_back(read_port(root, dir + "/ports/" + p, static_cast<int>(*n)));
     out.push_back(std::move(d));
   }
-  std::sort(out.begin(), out.end(), [](const RdmaDevice& a, const RdmaDevice& b) { return natural_less(a.name, b.name); });
+  std::sort(out.begin(), out.end(),
+            [](const RdmaDevice& a, const RdmaDevice& b) { return natural_less(a.name, b.name); });
   return out;
 }
 
@@ -117,9 +120,10 @@ void read_modules(const Root& root, HostState& h) {
 }
 
 void read_peer_memory(const Root& root, HostState& h) {
-  for (const char* path : {"/sys/kernel/mm/memory_peers/nv_mem/version", "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
-                           "/sys/kernel/mm/memory_peers/nvidia-peermem/version", "/sys/module/nvidia_peermem/version",
-                           "/sys/module/nv_peer_mem/version"})
+  for (const char* path :
+       {"/sys/kernel/mm/memory_peers/nv_mem/version", "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
+        "/sys/kernel/mm/memory_peers/nvidia-peermem/version", "/sys/module/nvidia_peermem/version",
+        "/sys/module/nv_peer_mem/version"})
     h.peermem_files[path] = root.exists(path);
   h.memory_peers_dir = root.is_dir("/sys/kernel/mm/memory_peers");
   h.memory_peers = root.list("/sys/kernel/mm/memory_peers");
@@ -127,7 +131,9 @@ void read_peer_memory(const Root& root, HostState& h) {
 
 }  // namespace
 
-std::string Fact::evidence() const { return value ? path + " = " + *value : path + ": " + problem; }
+std::string Fact::evidence() const {
+  return value ? path + " = " + *value : path + ": " + problem;
+}
 
 const std::vector<std::string>& watched_modules() {
   static const std::vector<std::string> modules = {"nvidia",    "nvidia_peermem", "nv_peer_mem", "mlx5_core",

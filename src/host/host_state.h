@@ -19,9 +19,9 @@ namespace gdrcheck {
 
 // One value read from one file.
 struct Fact {
-  std::string path;             // file inside the root
+  std::string path;                  // file inside the root
   std::optional<std::string> value;  // trimmed content; nullopt = not readable
-  std::string problem;          // "not found", "permission denied" when no value
+  std::string problem;               // "not found", "permission denied" when no value
 
   bool known() const { return value.has_value(); }
   // "path = value" or "path: problem", for a finding's evidence.
@@ -33,10 +33,10 @@ struct PciFunctionState {
   FileRead config;  // raw bytes; ok() false when not captured
   Fact current_link_speed, current_link_width, max_link_speed, max_link_width;
   Fact numa_node;
-  std::optional<std::string> driver;        // basename of the driver link
-  std::optional<int> iommu_group;           // from the iommu_group link
-  Fact iommu_group_type;                    // /sys/kernel/iommu_groups/N/type
-  bool virtual_function = false;            // physfn link present
+  std::optional<std::string> driver;  // basename of the driver link
+  std::optional<int> iommu_group;     // from the iommu_group link
+  Fact iommu_group_type;              // /sys/kernel/iommu_groups/N/type
+  bool virtual_function = false;      // physfn link present
 };
 
 struct RdmaPort {
@@ -68,7 +68,7 @@ struct HostState {
   std::map<std::string, bool> peermem_files;
   std::vector<std::string> memory_peers;  // entries of /sys/kernel/mm/memory_peers
   bool memory_peers_dir = false;
-  std::vector<std::string> iommu_units;   // /sys/class/iommu entries
+  std::vector<std::string> iommu_units;  // /sys/class/iommu entries
   bool iommu_class_dir = false;
   std::map<PciAddress, PciFunctionState> functions;  // every function in the topology
   std::vector<RdmaDevice> rdma;

@@ -43,6 +43,8 @@ std::string pci_device_name(uint16_t vendor, uint16_t device) {
   return lookup(PCI_LOOKUP_DEVICE, vendor, device);
 }
 
-std::string pci_vendor_name(uint16_t vendor) { return lookup(PCI_LOOKUP_VENDOR, vendor, 0); }
+std::string pci_vendor_name(uint16_t vendor) {
+  return lookup(PCI_LOOKUP_VENDOR, vendor, 0);
+}
 
 }  // namespace gdrcheck

@@ -5,11 +5,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <dirent.h>
-#include <fcntl.h>
 
 namespace gdrcheck {
 namespace {
@@ -43,19 +43,24 @@ constexpr int kMaxSymlinkHops = 40;
 
 std::string FileRead::problem() const {
   switch (status) {
-    case Status::Ok: return "ok";
-    case Status::Missing: return "not found";
-    case Status::Denied: return "permission denied";
-    case Status::NotAFile: return "not a regular file";
-    case Status::Error: return "read error (" + detail + ")";
+    case Status::Ok:
+      return "ok";
+    case Status::Missing:
+      return "not found";
+    case Status::Denied:
+      return "permission denied";
+    case Status::NotAFile:
+      return "not a regular file";
+    case Status::Error:
+      return "read error (" + detail + ")";
   }
   return "unknown";
 }
 
 std::string FileRead::trimmed() const {
   std::string s = content;
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' ||
-                        s.back() == '\r' || s.back() == '\0'))
+  while (!s.empty() &&
+         (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\0'))
     s.pop_back();
   return s;
 }
@@ -139,8 +144,10 @@ FileRead Root::read(std::string_view inside, std::size_t max_bytes) const {
     if (e == ELOOP) {
       r.status = FileRead::Status::Error;
       r.detail = "symlink loop";
-    } else if (e == ENOENT || e == ENOTDIR) r.status = FileRead::Status::Missing;
-    else if (e == EACCES || e == EPERM) r.status = FileRead::Status::Denied;
+    } else if (e == ENOENT || e == ENOTDIR)
+      r.status = FileRead::Status::Missing;
+    else if (e == EACCES || e == EPERM)
+      r.status = FileRead::Status::Denied;
     else {
       r.status = FileRead::Status::Error;
       r.detail = std::strerror(e);
@@ -178,7 +185,8 @@ FileRead Root::read(std::string_view inside, std::size_t max_bytes) const {
 
 std::optional<std::string> Root::readlink(std::string_view inside) const {
   std::size_t slash = inside.rfind('/');
-  std::string_view parent = slash == std::string_view::npos || slash == 0 ? std::string_view("/") : inside.substr(0, slash);
+  std::string_view parent =
+      slash == std::string_view::npos || slash == 0 ? std::string_view("/") : inside.substr(0, slash);
   std::string leaf(inside.substr(slash == std::string_view::npos ? 0 : slash + 1));
   int dir = open_inside(parent, O_PATH | O_DIRECTORY | O_CLOEXEC, nullptr);
   if (dir < 0) return std::nullopt;

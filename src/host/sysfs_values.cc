@@ -1,8 +1,8 @@
 #include "host/sysfs_values.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -65,7 +65,9 @@ std::optional<uint32_t> parse_sysfs_hex(std::string_view text) {
   return v;
 }
 
-std::optional<long> parse_sysfs_int(std::string_view text) { return whole_long(trim(text)); }
+std::optional<long> parse_sysfs_int(std::string_view text) {
+  return whole_long(trim(text));
+}
 
 std::optional<double> parse_link_speed(std::string_view text) {
   std::string_view s = trim(text);

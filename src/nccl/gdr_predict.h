@@ -40,33 +40,33 @@ struct GpuFacts {
 
 // What kept GDR off (or unknown) for a GPU, for choosing the fix.
 enum class GdrCause {
-  Transport,       // NCCL_IB_DISABLE / NCCL_NET: not the IB transport
-  NoNic,           // no RDMA NIC available to NCCL
-  PeerMemory,      // NIC side: no peer-memory module and no DMA-BUF path
-  GpuSide,         // GPU side: not GDR-capable or unknown
-  Distance,        // the GPU→NIC path is farther than the level allows
-  LevelSetting,    // NCCL_NET_GDR_LEVEL set (e.g. LOC) decided it
-  ReadSetting,     // NCCL_NET_GDR_READ=0
-  ReadRule,        // send side needs an NVLink peer (pre-Ampere, or NCCL <= 2.18)
+  Transport,     // NCCL_IB_DISABLE / NCCL_NET: not the IB transport
+  NoNic,         // no RDMA NIC available to NCCL
+  PeerMemory,    // NIC side: no peer-memory module and no DMA-BUF path
+  GpuSide,       // GPU side: not GDR-capable or unknown
+  Distance,      // the GPU→NIC path is farther than the level allows
+  LevelSetting,  // NCCL_NET_GDR_LEVEL set (e.g. LOC) decided it
+  ReadSetting,   // NCCL_NET_GDR_READ=0
+  ReadRule,      // send side needs an NVLink peer (pre-Ampere, or NCCL <= 2.18)
 };
 
 struct GdrPrediction {
-  std::string gpu;                // GPU endpoint id
+  std::string gpu;  // GPU endpoint id
   // NIC endpoint ids NCCL would use for this GPU: the equally close ("local")
   // NICs, channel 0's NIC first. Empty when NCCL would not use IB at all.
   std::vector<std::string> nics;
   NcclPath path = NcclPath::Unknown;  // GPU→first NIC, NCCL's view (P2C on Grace C2C, 2.27+)
-  Tri send = Tri::Unknown;        // NIC reads GPU memory (read=1)
-  Tri recv = Tri::Unknown;        // NIC writes GPU memory (read=0)
-  std::string level;              // effective NCCL_NET_GDR_LEVEL name, e.g. "PXB" ("P2C" by default from 2.29)
-  std::vector<GdrCause> causes;   // why send or recv is not Yes; empty when both are
-  std::vector<std::string> rules; // each rule that decided, in words, e.g.
-                                  // "distance PHB > level PXB (default): NCCL stages through host memory",
-                                  // "NCCL_NET_GDR_LEVEL=LOC (from /etc/nccl.conf:2) disables GDR everywhere"
+  Tri send = Tri::Unknown;            // NIC reads GPU memory (read=1)
+  Tri recv = Tri::Unknown;            // NIC writes GPU memory (read=0)
+  std::string level;                  // effective NCCL_NET_GDR_LEVEL name, e.g. "PXB" ("P2C" by default from 2.29)
+  std::vector<GdrCause> causes;       // why send or recv is not Yes; empty when both are
+  std::vector<std::string> rules;     // each rule that decided, in words, e.g.
+                                      // "distance PHB > level PXB (default): NCCL stages through host memory",
+                                      // "NCCL_NET_GDR_LEVEL=LOC (from /etc/nccl.conf:2) disables GDR everywhere"
 };
 
 struct GdrPredictInput {
-  const Topology* nccl_view = nullptr;  // from nccl_view(); GPUs and NICs as endpoints
+  const Topology* nccl_view = nullptr;   // from nccl_view(); GPUs and NICs as endpoints
   std::map<std::string, GpuFacts> gpus;  // by endpoint id
   GdrHostFacts host;
   NcclSettings settings;

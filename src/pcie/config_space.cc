@@ -50,7 +50,15 @@ ConfigAccess access_for(std::size_t n) {
 
 PciePortType port_type_from(unsigned v) {
   switch (v) {
-    case 0x0: case 0x1: case 0x4: case 0x5: case 0x6: case 0x7: case 0x8: case 0x9: case 0xa:
+    case 0x0:
+    case 0x1:
+    case 0x4:
+    case 0x5:
+    case 0x6:
+    case 0x7:
+    case 0x8:
+    case 0x9:
+    case 0xa:
       return static_cast<PciePortType>(v);
     default:
       return PciePortType::Other;  // reserved encodings
@@ -61,7 +69,9 @@ PcieLinkRegister link_from(uint32_t reg) {
   return {static_cast<int>(reg & 0xF), static_cast<int>((reg >> 4) & 0x3F)};
 }
 
-int size_from_code(unsigned code) { return 128 << (code & 0x7); }
+int size_from_code(unsigned code) {
+  return 128 << (code & 0x7);
+}
 
 void decode_header(const Bytes& b, ConfigSpace& cs) {
   cs.vendor = b.u16(0x00);
@@ -273,26 +283,40 @@ void encode_extended(const ConfigImage& img, Writer& w) {
 
 const char* config_access_name(ConfigAccess a) {
   switch (a) {
-    case ConfigAccess::Missing: return "missing";
-    case ConfigAccess::HeaderOnly: return "header-only";
-    case ConfigAccess::NoExtended: return "no-extended";
-    case ConfigAccess::Full: return "full";
+    case ConfigAccess::Missing:
+      return "missing";
+    case ConfigAccess::HeaderOnly:
+      return "header-only";
+    case ConfigAccess::NoExtended:
+      return "no-extended";
+    case ConfigAccess::Full:
+      return "full";
   }
   return "missing";
 }
 
 const char* pcie_port_type_name(PciePortType t) {
   switch (t) {
-    case PciePortType::Endpoint: return "endpoint";
-    case PciePortType::LegacyEndpoint: return "legacy endpoint";
-    case PciePortType::RootPort: return "root port";
-    case PciePortType::UpstreamPort: return "upstream port";
-    case PciePortType::DownstreamPort: return "downstream port";
-    case PciePortType::PcieToPciBridge: return "PCIe-to-PCI bridge";
-    case PciePortType::PciToPcieBridge: return "PCI-to-PCIe bridge";
-    case PciePortType::RootComplexIntegrated: return "root complex integrated endpoint";
-    case PciePortType::RootComplexEventCollector: return "root complex event collector";
-    case PciePortType::Other: return "other";
+    case PciePortType::Endpoint:
+      return "endpoint";
+    case PciePortType::LegacyEndpoint:
+      return "legacy endpoint";
+    case PciePortType::RootPort:
+      return "root port";
+    case PciePortType::UpstreamPort:
+      return "upstream port";
+    case PciePortType::DownstreamPort:
+      return "downstream port";
+    case PciePortType::PcieToPciBridge:
+      return "PCIe-to-PCI bridge";
+    case PciePortType::PciToPcieBridge:
+      return "PCI-to-PCIe bridge";
+    case PciePortType::RootComplexIntegrated:
+      return "root complex integrated endpoint";
+    case PciePortType::RootComplexEventCollector:
+      return "root complex event collector";
+    case PciePortType::Other:
+      return "other";
   }
   return "other";
 }
@@ -308,7 +332,8 @@ ConfigSpace decode_config(std::string_view bytes) {
   cs.access = access_for(bytes.size());
   if (bytes.empty()) return cs;  // access says it all
   if (bytes.size() < kHeaderSize) {
-    cs.problems.push_back(format_hex("config header truncated: %u bytes (need 64)", static_cast<unsigned>(bytes.size())));
+    cs.problems.push_back(
+        format_hex("config header truncated: %u bytes (need 64)", static_cast<unsigned>(bytes.size())));
     return cs;
   }
   Bytes all(bytes);
@@ -320,7 +345,7 @@ ConfigSpace decode_config(std::string_view bytes) {
 }
 
 std::string acs_flags_string(uint16_t bits) {
-  static constexpr const char* kNames[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir",
+  static constexpr const char* kNames[] = {"SrcValid",    "TransBlk",   "ReqRedir",   "CmpltRedir",
                                            "UpstreamFwd", "EgressCtrl", "DirectTrans"};
   std::string out;
   for (unsigned i = 0; i < 7; ++i) {

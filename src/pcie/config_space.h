@@ -24,8 +24,15 @@ const char* config_access_name(ConfigAccess a);  // "missing", "header-only", "n
 
 // PCIe port/device type (PCI Express capability flags bits 7:4).
 enum class PciePortType {
-  Endpoint = 0x0, LegacyEndpoint = 0x1, RootPort = 0x4, UpstreamPort = 0x5, DownstreamPort = 0x6,
-  PcieToPciBridge = 0x7, PciToPcieBridge = 0x8, RootComplexIntegrated = 0x9, RootComplexEventCollector = 0xa,
+  Endpoint = 0x0,
+  LegacyEndpoint = 0x1,
+  RootPort = 0x4,
+  UpstreamPort = 0x5,
+  DownstreamPort = 0x6,
+  PcieToPciBridge = 0x7,
+  PciToPcieBridge = 0x8,
+  RootComplexIntegrated = 0x9,
+  RootComplexEventCollector = 0xa,
   Other = 0xff,
 };
 const char* pcie_port_type_name(PciePortType t);  // "endpoint", "root port", "upstream port", ...
@@ -40,8 +47,8 @@ struct PcieCapability {
   int offset = 0;
   int version = 0;
   PciePortType port_type = PciePortType::Other;
-  PcieLinkRegister link_cap;     // LnkCap: max speed and width
-  PcieLinkRegister link_status;  // LnkSta: negotiated
+  PcieLinkRegister link_cap;      // LnkCap: max speed and width
+  PcieLinkRegister link_status;   // LnkSta: negotiated
   int max_payload_supported = 0;  // bytes (DevCap)
   int max_payload = 0;            // bytes (DevCtl)
   int max_read_request = 0;       // bytes (DevCtl)
@@ -69,11 +76,11 @@ struct ConfigSpace {
   ConfigAccess access = ConfigAccess::Missing;
   std::size_t size = 0;
   uint16_t vendor = 0, device = 0;
-  uint32_t class_code = 0;  // 24-bit
-  uint8_t header_type = 0;  // low 7 bits: 0 endpoint, 1 PCI-PCI bridge
+  uint32_t class_code = 0;                         // 24-bit
+  uint8_t header_type = 0;                         // low 7 bits: 0 endpoint, 1 PCI-PCI bridge
   uint8_t secondary_bus = 0, subordinate_bus = 0;  // bridges only
-  std::optional<PcieCapability> pcie;  // nullopt: not PCIe, or not captured (see access)
-  std::optional<AcsCapability> acs;    // nullopt: no ACS capability, or not captured (see acs_known)
+  std::optional<PcieCapability> pcie;              // nullopt: not PCIe, or not captured (see access)
+  std::optional<AcsCapability> acs;                // nullopt: no ACS capability, or not captured (see acs_known)
   // Chains that were broken or looped, out-of-range pointers: the decoder
   // stops there and says so; values found before stay valid.
   std::vector<std::string> problems;

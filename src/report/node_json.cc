@@ -7,7 +7,9 @@ namespace {
 
 using nlohmann::json;
 
-json nullable(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
+json nullable(const std::optional<std::string>& v) {
+  return v ? json(*v) : json(nullptr);
+}
 
 json ports_json(const RdmaDevice* d) {
   json ports = json::array();
@@ -77,7 +79,7 @@ json pairs_json(const NodeReport& r) {
 json findings_json(const NodeReport& r) {
   json out = json::array();
   for (const auto& f : r.findings) {
-    json j = {{"check", f.check}, {"subject", f.subject}, {"status", status_name(f.status)},
+    json j = {{"check", f.check},     {"subject", f.subject},   {"status", status_name(f.status)},
               {"summary", f.summary}, {"evidence", f.evidence}, {"fix", f.fix.empty() ? json(nullptr) : json(f.fix)}};
     if (!f.affects.empty()) j["affects"] = f.affects;
     out.push_back(std::move(j));

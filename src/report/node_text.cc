@@ -8,10 +8,14 @@ namespace {
 
 const char* colour(Status s) {
   switch (s) {
-    case Status::Ok: return "\033[32m";
-    case Status::Warning: return "\033[33m";
-    case Status::Critical: return "\033[31m";
-    case Status::Unknown: return "\033[35m";
+    case Status::Ok:
+      return "\033[32m";
+    case Status::Warning:
+      return "\033[33m";
+    case Status::Critical:
+      return "\033[31m";
+    case Status::Unknown:
+      return "\033[35m";
   }
   return "";
 }
@@ -22,12 +26,14 @@ std::string status_cell(Status s, const NodeTextOptions& o, std::size_t width) {
   return o.color ? colour(s) + name + "\033[0m" + padded.substr(name.size()) : padded;
 }
 
-std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); }
+std::string pad(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
+}
 
 void write_table(std::ostream& out, const NodeReport& r, const NodeTextOptions& o) {
   if (r.pairs.empty()) return;
-  out << pad("GPU", 6) << pad("NIC", 10) << pad("PATH", 6) << pad("NCCL", 6) << pad("GDR send/recv", 15) << pad("VERDICT", 10)
-      << "REASON\n";
+  out << pad("GPU", 6) << pad("NIC", 10) << pad("PATH", 6) << pad("NCCL", 6) << pad("GDR send/recv", 15)
+      << pad("VERDICT", 10) << "REASON\n";
   for (const auto& p : r.pairs) {
     if (o.quiet && p.status == Status::Ok) continue;
     out << pad(p.gpu, 6) << pad(p.nic_name.empty() ? "-" : p.nic_name, 10) << pad(p.path.empty() ? "-" : p.path, 6)
@@ -49,8 +55,10 @@ void write_finding(std::ostream& out, const Finding& f, const NodeTextOptions& o
 void write_check(std::ostream& out, const std::vector<const Finding*>& fs, const NodeTextOptions& o) {
   std::vector<const Finding*> fine;
   for (const Finding* f : fs) {
-    if (f->status != Status::Ok || o.verbose) write_finding(out, *f, o);
-    else fine.push_back(f);
+    if (f->status != Status::Ok || o.verbose)
+      write_finding(out, *f, o);
+    else
+      fine.push_back(f);
   }
   if (fine.empty() || o.quiet) return;
   if (fine.size() == 1) {
@@ -90,9 +98,9 @@ std::string node_summary_line(const NodeReport& r) {
     unknown += f.status == Status::Unknown;
   }
   std::ostringstream s;
-  s << status_name(r.status) << ": " << r.host << ": " << r.pairs.size() << " GPU" << (r.pairs.size() == 1 ? "" : "s") << ", "
-    << ready << " GPUDirect-ready, " << r.pairs.size() - ready << " not; " << crit << " critical, " << warn << " warning, "
-    << unknown << " unknown findings";
+  s << status_name(r.status) << ": " << r.host << ": " << r.pairs.size() << " GPU" << (r.pairs.size() == 1 ? "" : "s")
+    << ", " << ready << " GPUDirect-ready, " << r.pairs.size() - ready << " not; " << crit << " critical, " << warn
+    << " warning, " << unknown << " unknown findings";
   return s.str();
 }
 

@@ -5,13 +5,17 @@ namespace {
 
 using nlohmann::json;
 
-json optional_address(const Endpoint& e) { return e.address ? json(e.address->str()) : json(nullptr); }
+json optional_address(const Endpoint& e) {
+  return e.address ? json(e.address->str()) : json(nullptr);
+}
 
-json numa_value(const Endpoint& e) { return e.locality.numa >= 0 ? json(e.locality.numa) : json(nullptr); }
+json numa_value(const Endpoint& e) {
+  return e.locality.numa >= 0 ? json(e.locality.numa) : json(nullptr);
+}
 
 json endpoint_json(const Endpoint& e) {
-  json j = {{"id", e.id}, {"bdf", optional_address(e)}, {"name", e.name}, {"model", e.model},
-            {"numa_node", numa_value(e)}};
+  json j = {
+      {"id", e.id}, {"bdf", optional_address(e)}, {"name", e.name}, {"model", e.model}, {"numa_node", numa_value(e)}};
   if (e.role == DeviceRole::Nic) j["rdma_device"] = e.rdma_device;
   if (e.role == DeviceRole::Extra || e.role == DeviceRole::Nvme) j["role"] = device_role_name(e.role);
   if (!e.attributes.empty()) j["attributes"] = e.attributes;
@@ -31,7 +35,8 @@ json matrix_json(const TopologyPaths& p, bool nccl) {
 json reasons_json(const TopologyPaths& p) {
   json m = json::object();
   for (const auto& [key, cell] : p.smi)
-    if (key.first < key.second) m[key.first + "-" + key.second] = {{"smi", cell.why}, {"nccl", p.nccl_at(key.first, key.second).why}};
+    if (key.first < key.second)
+      m[key.first + "-" + key.second] = {{"smi", cell.why}, {"nccl", p.nccl_at(key.first, key.second).why}};
   return m;
 }
 
@@ -46,9 +51,12 @@ json topo_json(const Topology& t, const TopologyPaths& p) {
   for (const auto& e : t.endpoints) {
     if (e.role == DeviceRole::NvSwitch) continue;
     json ej = endpoint_json(e);
-    if (e.role == DeviceRole::Gpu) gpus.push_back(ej);
-    else if (e.role == DeviceRole::Nic) nics.push_back(ej);
-    else others.push_back(ej);
+    if (e.role == DeviceRole::Gpu)
+      gpus.push_back(ej);
+    else if (e.role == DeviceRole::Nic)
+      nics.push_back(ej);
+    else
+      others.push_back(ej);
     cpu[e.id] = e.locality.cpus.empty() ? json(nullptr) : json(e.locality.cpus);
     numa[e.id] = e.locality.numa >= 0 ? json(std::to_string(e.locality.numa)) : json(nullptr);
   }

@@ -8,10 +8,14 @@ namespace {
 
 std::string source_line(const Topology& t) {
   switch (t.kind) {
-    case SourceKind::Sysfs: return "sysfs under " + t.source;
-    case SourceKind::HwlocXml: return "hwloc XML " + t.source;
-    case SourceKind::NcclXml: return "NCCL topology XML " + t.source;
-    case SourceKind::SmiText: return "nvidia-smi topo text " + t.source;
+    case SourceKind::Sysfs:
+      return "sysfs under " + t.source;
+    case SourceKind::HwlocXml:
+      return "hwloc XML " + t.source;
+    case SourceKind::NcclXml:
+      return "NCCL topology XML " + t.source;
+    case SourceKind::SmiText:
+      return "nvidia-smi topo text " + t.source;
   }
   return t.source;
 }
@@ -19,9 +23,12 @@ std::string source_line(const Topology& t) {
 std::string paint(const std::string& code, const TextStyle& style) {
   if (!style.color) return code;
   const char* c = nullptr;
-  if (code == "PIX" || code == "PXB" || code.rfind("NV", 0) == 0) c = "\033[32m";
-  else if (code == "PHB" || code == "NODE") c = "\033[33m";
-  else if (code == "SYS" || code == "?") c = "\033[31m";
+  if (code == "PIX" || code == "PXB" || code.rfind("NV", 0) == 0)
+    c = "\033[32m";
+  else if (code == "PHB" || code == "NODE")
+    c = "\033[33m";
+  else if (code == "SYS" || code == "?")
+    c = "\033[31m";
   return c ? std::string(c) + code + "\033[0m" : code;
 }
 
@@ -59,18 +66,22 @@ void write_legend(std::ostream& out, bool any_unknown) {
   out << "\nLegend:\n\n"
          "  X    = Self\n"
          "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)\n"
-         "  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node\n"
+         "  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA "
+         "node\n"
          "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
          "  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)\n"
          "  PIX  = Connection traversing at most a single PCIe bridge\n"
          "  NV#  = Connection traversing a bonded set of # NVLinks\n";
-  if (any_unknown) out << "  ?    = Cannot be told: the source does not record where these devices attach (NUMA locality unknown)\n";
+  if (any_unknown)
+    out << "  ?    = Cannot be told: the source does not record where these devices attach (NUMA locality unknown)\n";
 }
 
 std::string describe(const Endpoint& e) {
   std::string s = e.name;
-  if (e.address && e.name != e.address->str()) s += " (" + e.address->str() + ")";
-  else if (!e.address && e.role == DeviceRole::Nic) s += " (no PCI device)";
+  if (e.address && e.name != e.address->str())
+    s += " (" + e.address->str() + ")";
+  else if (!e.address && e.role == DeviceRole::Nic)
+    s += " (no PCI device)";
   if (!e.model.empty()) s += " " + e.model;
   if (e.role == DeviceRole::Nic && !e.rdma_device) s += " — no RDMA device";
   return s;
@@ -135,7 +146,8 @@ void write_nccl_differences(std::ostream& out, const Topology& t, const Topology
       const PathCell& s = p.smi_at(g->id, n->id);
       const PathCell& c = p.nccl_at(g->id, n->id);
       if (!differs(s.code, c.code)) continue;
-      body << "  " << g->id << "-" << n->id << ": nvidia-smi " << s.code << ", NCCL " << c.code << " — " << c.why << "\n";
+      body << "  " << g->id << "-" << n->id << ": nvidia-smi " << s.code << ", NCCL " << c.code << " — " << c.why
+           << "\n";
     }
   if (body.str().empty()) {
     if (!gpus.empty() && !nics.empty()) out << "\nNCCL's view: same classes as above (NODE counts as PHB).\n";

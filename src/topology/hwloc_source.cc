@@ -27,8 +27,10 @@ class ScopedEnv {
   }
   ~ScopedEnv() {
     for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-      if (it->second) ::setenv(it->first, it->second->c_str(), 1);
-      else ::unsetenv(it->first);
+      if (it->second)
+        ::setenv(it->first, it->second->c_str(), 1);
+      else
+        ::unsetenv(it->first);
     }
   }
 
@@ -66,8 +68,7 @@ Locality locality_of(hwloc_topology_t topo, hwloc_obj_t io) {
   int numa_total = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
   bool at_root = normal->parent == nullptr;
   if (at_root && numa_total > 1) return loc;
-  if (normal->nodeset && hwloc_bitmap_weight(normal->nodeset) == 1)
-    loc.numa = hwloc_bitmap_first(normal->nodeset);
+  if (normal->nodeset && hwloc_bitmap_weight(normal->nodeset) == 1) loc.numa = hwloc_bitmap_first(normal->nodeset);
   if (hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, normal))
     loc.package = static_cast<int>(pkg->os_index);
   else if (normal->type == HWLOC_OBJ_PACKAGE)
@@ -190,8 +191,10 @@ void add_endpoints(Topology& t, const std::map<int, std::vector<std::string>>& r
     const PciNode& n = t.nodes[i];
     if (n.kind != PciNode::Kind::Device) continue;
     auto rd = rdma.find(i);
-    if (is_nvidia_gpu(n)) gpus.push_back(make_endpoint(t, i, DeviceRole::Gpu));
-    else if (n.vendor == 0x10de && (n.pci_class >> 8) == 0x0680) nvswitches.push_back(make_endpoint(t, i, DeviceRole::NvSwitch));
+    if (is_nvidia_gpu(n))
+      gpus.push_back(make_endpoint(t, i, DeviceRole::Gpu));
+    else if (n.vendor == 0x10de && (n.pci_class >> 8) == 0x0680)
+      nvswitches.push_back(make_endpoint(t, i, DeviceRole::NvSwitch));
     else if (rd != rdma.end()) {
       for (const auto& name : rd->second) {
         Endpoint e = make_endpoint(t, i, DeviceRole::Nic);
@@ -202,8 +205,10 @@ void add_endpoints(Topology& t, const std::map<int, std::vector<std::string>>& r
       Endpoint e = make_endpoint(t, i, DeviceRole::Nic);
       e.rdma_device = false;
       nics.push_back(std::move(e));
-    } else if ((n.pci_class >> 8) == 0x0108) nvmes.push_back(make_endpoint(t, i, DeviceRole::Nvme));
-    else if (matches_selection(n, sel)) extras.push_back(make_endpoint(t, i, DeviceRole::Extra));
+    } else if ((n.pci_class >> 8) == 0x0108)
+      nvmes.push_back(make_endpoint(t, i, DeviceRole::Nvme));
+    else if (matches_selection(n, sel))
+      extras.push_back(make_endpoint(t, i, DeviceRole::Extra));
   }
   // NICs with an RDMA device in name order (mlx5_0, mlx5_1, ..., mlx5_10), the rest by bus id.
   std::stable_sort(nics.begin(), nics.end(), [](const Endpoint& a, const Endpoint& b) {
@@ -213,7 +218,8 @@ void add_endpoints(Topology& t, const std::map<int, std::vector<std::string>>& r
   auto number = [&t](std::vector<Endpoint>& v, const char* prefix) {
     // nvidia-smi numbers GPUs in PCI bus order; NICs are already ordered.
     if (v.empty() || v.front().role != DeviceRole::Nic)
-      std::stable_sort(v.begin(), v.end(), [](const Endpoint& a, const Endpoint& b) { return *a.address < *b.address; });
+      std::stable_sort(v.begin(), v.end(),
+                       [](const Endpoint& a, const Endpoint& b) { return *a.address < *b.address; });
     for (std::size_t i = 0; i < v.size(); ++i) {
       v[i].id = prefix + std::to_string(i);
       t.endpoints.push_back(std::move(v[i]));
@@ -294,8 +300,9 @@ void note_missing_rdma_class(Topology& t, const Root& root) {
     if (e.role == DeviceRole::Nic && !e.rdma_device) nic_without_rdma = true;
   if (!nic_without_rdma) return;
   if (!root.is_dir("/sys/class/infiniband"))
-    t.notes.push_back("no /sys/class/infiniband: RDMA devices are not loaded (or not captured); "
-                      "Mellanox functions are listed by bus id with no RDMA device");
+    t.notes.push_back(
+        "no /sys/class/infiniband: RDMA devices are not loaded (or not captured); "
+        "Mellanox functions are listed by bus id with no RDMA device");
   else
     t.notes.push_back("some Mellanox functions have no RDMA device in /sys/class/infiniband");
 }

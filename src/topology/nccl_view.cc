@@ -282,7 +282,8 @@ NcclClass nccl_class(const Topology& t, const Endpoint& a, const Endpoint& b) {
     if (it == ub.end()) continue;
     std::size_t db = static_cast<std::size_t>(it - ub.begin());
     int lca = ua[da];
-    if (t.nodes[lca].kind == Kind::Cpu || t.nodes[lca].kind == Kind::HostBridge) return {NcclPath::PHB, "meet only at " + cpu_text(t, lca)};
+    if (t.nodes[lca].kind == Kind::Cpu || t.nodes[lca].kind == Kind::HostBridge)
+      return {NcclPath::PHB, "meet only at " + cpu_text(t, lca)};
     if (da <= 1 && db <= 1) return {NcclPath::PIX, "both directly below PCIe switch " + node_name(t, lca)};
     return {NcclPath::PXB, "share PCIe switch " + node_name(t, lca) + " through further switches"};
   }

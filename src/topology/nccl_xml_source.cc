@@ -77,7 +77,9 @@ std::optional<uint32_t> parse_class(const pugi::xml_node& n) {
   return c;
 }
 
-bool is_bridge_class(uint32_t c) { return (c >> 8) == 0x0604 || c == 0x080100; }  // 0x080100: CX-8 data direct
+bool is_bridge_class(uint32_t c) {
+  return (c >> 8) == 0x0604 || c == 0x080100;
+}  // 0x080100: CX-8 data direct
 
 struct Pending {
   Endpoint e;
@@ -96,8 +98,10 @@ class Reader {
   Topology read(const pugi::xml_node& system) {
     for (auto child : system.children()) {
       if (child.type() != pugi::node_element) continue;
-      if (std::string_view(child.name()) == "cpu") read_cpu(child);
-      else ignored_.insert(std::string("<") + child.name() + "> under <system>");
+      if (std::string_view(child.name()) == "cpu")
+        read_cpu(child);
+      else
+        ignored_.insert(std::string("<") + child.name() + "> under <system>");
     }
     finish();
     return std::move(t_);
@@ -118,9 +122,12 @@ class Reader {
     for (auto child : cpu.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = child.name();
-      if (name == "pci") read_pci(child, idx, loc, 1);
-      else if (name == "nic") read_nic(child, idx, std::nullopt, loc);
-      else ignored_.insert("<" + std::string(name) + "> under <cpu>");
+      if (name == "pci")
+        read_pci(child, idx, loc, 1);
+      else if (name == "nic")
+        read_nic(child, idx, std::nullopt, loc);
+      else
+        ignored_.insert("<" + std::string(name) + "> under <cpu>");
     }
   }
 
@@ -135,9 +142,11 @@ class Reader {
       return;
     }
     auto list = cpumask_to_cpulist(aff.value());
-    if (list && !list->empty()) n.locality.cpus = *list;
-    else t_.notes.push_back(n.label + ": affinity '" + std::string(aff.value()).substr(0, 80) +
-                            "' is not a CPU mask; CPU list unknown");
+    if (list && !list->empty())
+      n.locality.cpus = *list;
+    else
+      t_.notes.push_back(n.label + ": affinity '" + std::string(aff.value()).substr(0, 80) +
+                         "' is not a CPU mask; CPU list unknown");
   }
 
   void read_pci(const pugi::xml_node& pci, int parent, const Locality& loc, int depth) {
@@ -321,7 +330,8 @@ class Reader {
     if (nics_from_class_)
       t_.notes.push_back("some NICs have no <nic>/<net> element: found by PCI class, named by bus id");
     if (pcilinks_)
-      t_.notes.push_back("<pcilink> (Broadcom virtual switch links) present: NCCL may see PXB where this tree says PHB");
+      t_.notes.push_back(
+          "<pcilink> (Broadcom virtual switch links) present: NCCL may see PXB where this tree says PHB");
     if (t_.nodes.empty()) t_.notes.push_back("no <cpu> elements: the topology is empty");
     for (const auto& what : ignored_) t_.notes.push_back("ignored " + what);
   }
@@ -373,10 +383,14 @@ bool looks_like_nccl_xml(std::string_view text) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::string_view rest = text.substr(i);
     std::string_view close;
-    if (rest.starts_with("<?")) close = "?>";
-    else if (rest.starts_with("<!--")) close = "-->";
-    else if (rest.starts_with("<!")) close = ">";
-    else break;
+    if (rest.starts_with("<?"))
+      close = "?>";
+    else if (rest.starts_with("<!--"))
+      close = "-->";
+    else if (rest.starts_with("<!"))
+      close = ">";
+    else
+      break;
     std::size_t end = rest.find(close);
     if (end == std::string_view::npos) return false;
     i += end + close.size();

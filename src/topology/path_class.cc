@@ -37,14 +37,22 @@ int bridges_below(const std::vector<int>& chain, std::size_t lca_pos) {
 
 std::string SmiClass::code() const {
   switch (path) {
-    case SmiPath::Self: return "X";
-    case SmiPath::NVLink: return "NV" + std::to_string(nvlinks);
-    case SmiPath::PIX: return "PIX";
-    case SmiPath::PXB: return "PXB";
-    case SmiPath::PHB: return "PHB";
-    case SmiPath::NODE: return "NODE";
-    case SmiPath::SYS: return "SYS";
-    case SmiPath::Unknown: return "?";
+    case SmiPath::Self:
+      return "X";
+    case SmiPath::NVLink:
+      return "NV" + std::to_string(nvlinks);
+    case SmiPath::PIX:
+      return "PIX";
+    case SmiPath::PXB:
+      return "PXB";
+    case SmiPath::PHB:
+      return "PHB";
+    case SmiPath::NODE:
+      return "NODE";
+    case SmiPath::SYS:
+      return "SYS";
+    case SmiPath::Unknown:
+      return "?";
   }
   return "?";
 }
@@ -53,13 +61,11 @@ SmiClass smi_class(const Topology& t, const Endpoint& a, const Endpoint& b) {
   if (&a == &b || a.id == b.id) return {SmiPath::Self, 0, "same device"};
   if (a.role == DeviceRole::Gpu && b.role == DeviceRole::Gpu) {
     int count = 0;
-    if (is_nvlink_peer(a, b, &count) && count > 0)
-      return {SmiPath::NVLink, count, "direct NVLink between the GPUs"};
+    if (is_nvlink_peer(a, b, &count) && count > 0) return {SmiPath::NVLink, count, "direct NVLink between the GPUs"};
     int sa = nvswitch_links(a), sb = nvswitch_links(b);
     if (sa > 0 && sb > 0) return {SmiPath::NVLink, std::min(sa, sb), "NVLinks to NVSwitches"};
   }
-  if (t.tree == TreeStyle::None || a.node < 0 || b.node < 0)
-    return {SmiPath::Unknown, 0, "no PCI tree for this pair"};
+  if (t.tree == TreeStyle::None || a.node < 0 || b.node < 0) return {SmiPath::Unknown, 0, "no PCI tree for this pair"};
 
   std::vector<int> ca = t.bridge_chain(a.node), cb = t.bridge_chain(b.node);
   // A device that is itself a bridge (NVSwitch behind its own port) does not
@@ -112,33 +118,54 @@ SmiClass parse_smi_code(const std::string& raw) {
 
 const char* nccl_path_name(NcclPath p) {
   switch (p) {
-    case NcclPath::LOC: return "LOC";
-    case NcclPath::NVL: return "NVL";
-    case NcclPath::NVB: return "NVB";
-    case NcclPath::C2C: return "C2C";
-    case NcclPath::PIX: return "PIX";
-    case NcclPath::PXB: return "PXB";
-    case NcclPath::P2C: return "P2C";
-    case NcclPath::PXN: return "PXN";
-    case NcclPath::PHB: return "PHB";
-    case NcclPath::SYS: return "SYS";
-    case NcclPath::NET: return "NET";
-    case NcclPath::DIS: return "DIS";
-    case NcclPath::Unknown: return "?";
+    case NcclPath::LOC:
+      return "LOC";
+    case NcclPath::NVL:
+      return "NVL";
+    case NcclPath::NVB:
+      return "NVB";
+    case NcclPath::C2C:
+      return "C2C";
+    case NcclPath::PIX:
+      return "PIX";
+    case NcclPath::PXB:
+      return "PXB";
+    case NcclPath::P2C:
+      return "P2C";
+    case NcclPath::PXN:
+      return "PXN";
+    case NcclPath::PHB:
+      return "PHB";
+    case NcclPath::SYS:
+      return "SYS";
+    case NcclPath::NET:
+      return "NET";
+    case NcclPath::DIS:
+      return "DIS";
+    case NcclPath::Unknown:
+      return "?";
   }
   return "?";
 }
 
 NcclClass nccl_from_smi(const SmiClass& smi) {
   switch (smi.path) {
-    case SmiPath::Self: return {NcclPath::LOC, "same device"};
-    case SmiPath::NVLink: return {NcclPath::NVL, "NVLink"};
-    case SmiPath::PIX: return {NcclPath::PIX, "nvidia-smi PIX"};
-    case SmiPath::PXB: return {NcclPath::PXB, "nvidia-smi PXB (NCCL may say PIX on Broadcom switches)"};
-    case SmiPath::PHB: return {NcclPath::PHB, "nvidia-smi PHB"};
-    case SmiPath::NODE: return {NcclPath::PHB, "nvidia-smi NODE: NCCL has one CPU node per NUMA id"};
-    case SmiPath::SYS: return {NcclPath::SYS, "nvidia-smi SYS"};
-    case SmiPath::Unknown: return {NcclPath::Unknown, smi.why};
+    case SmiPath::Self:
+      return {NcclPath::LOC, "same device"};
+    case SmiPath::NVLink:
+      return {NcclPath::NVL, "NVLink"};
+    case SmiPath::PIX:
+      return {NcclPath::PIX, "nvidia-smi PIX"};
+    case SmiPath::PXB:
+      return {NcclPath::PXB, "nvidia-smi PXB (NCCL may say PIX on Broadcom switches)"};
+    case SmiPath::PHB:
+      return {NcclPath::PHB, "nvidia-smi PHB"};
+    case SmiPath::NODE:
+      return {NcclPath::PHB, "nvidia-smi NODE: NCCL has one CPU node per NUMA id"};
+    case SmiPath::SYS:
+      return {NcclPath::SYS, "nvidia-smi SYS"};
+    case SmiPath::Unknown:
+      return {NcclPath::Unknown, smi.why};
   }
   return {NcclPath::Unknown, ""};
 }

@@ -41,7 +41,9 @@ void fill_from_tree(const Topology& t, const std::vector<const Endpoint*>& order
 }
 
 // Rank of an nvidia-smi code for "closest": X < NV# < PIX < PXB < PHB < NODE < SYS < ?.
-int closeness(const std::string& code) { return static_cast<int>(parse_smi_code(code).path); }
+int closeness(const std::string& code) {
+  return static_cast<int>(parse_smi_code(code).path);
+}
 
 void fill_closest(const Topology& t, TopologyPaths& p) {
   auto nics = t.with_role(DeviceRole::Nic);
@@ -81,8 +83,10 @@ TopologyPaths compute_paths(const Topology& t, const NcclViewOptions& options) {
   TopologyPaths p;
   auto order = matrix_order(t);
   for (const Endpoint* e : order) p.ids.push_back(e->id);
-  if (t.kind == SourceKind::SmiText) fill_from_printed(t, order, p);
-  else fill_from_tree(t, order, options, p);
+  if (t.kind == SourceKind::SmiText)
+    fill_from_printed(t, order, p);
+  else
+    fill_from_tree(t, order, options, p);
   fill_closest(t, p);
   return p;
 }

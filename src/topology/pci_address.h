@@ -12,7 +12,7 @@ namespace gdrcheck {
 struct PciAddress {
   uint32_t domain = 0;
   uint8_t bus = 0;
-  uint8_t device = 0;  // 5 bits
+  uint8_t device = 0;    // 5 bits
   uint8_t function = 0;  // 3 bits
 
   // Accepts "dddd:bb:dd.f" and "bb:dd.f" (domain 0), any case; also the

@@ -29,10 +29,18 @@ constexpr std::size_t kTabStop = 8;
 // keeps the splitting linear on hostile input.
 constexpr std::size_t kMaxGluedWord = 64;
 
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
-bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
 
 // ---------------------------------------------------------------- cleaning
 
@@ -162,7 +170,9 @@ bool is_lower_label(std::string_view w) {
   return std::all_of(w.begin(), w.end(), [](char c) { return is_lower(c) || is_digit(c) || c == '_'; });
 }
 
-bool is_device_label(std::string_view w) { return is_upper_label(w) || is_lower_label(w); }
+bool is_device_label(std::string_view w) {
+  return is_upper_label(w) || is_lower_label(w);
+}
 
 // "NIC8NIC9" → {NIC8, NIC9}; {} when the word is not labels run together.
 std::vector<std::string> split_glued_labels(const std::string& w) {
@@ -297,7 +307,7 @@ std::vector<std::string> tail_from_positions(const std::vector<Cell>& cells, std
 // wider than a tab), so when there are more cells than names the last name
 // takes the last cell, provided the cells in between are empty.
 std::vector<std::pair<std::string, std::string>> assign_columns(std::vector<std::string> tail,
-                                                               const std::vector<std::string>& names) {
+                                                                const std::vector<std::string>& names) {
   while (!tail.empty() && tail.back().empty()) tail.pop_back();
   std::vector<std::pair<std::string, std::string>> out;
   std::size_t k = names.size();
@@ -347,7 +357,9 @@ struct Matrix {
   std::size_t end_line = 0;  // first line after the rows
 };
 
-bool is_legend_line(const std::vector<Word>& w) { return !w.empty() && w[0].text == "Legend:"; }
+bool is_legend_line(const std::vector<Word>& w) {
+  return !w.empty() && w[0].text == "Legend:";
+}
 
 // Rows follow the header (blank lines allowed) until the legend or a line
 // that is not the row of a header device not yet seen.
@@ -476,9 +488,8 @@ void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::st
   if (!glued.empty()) t.notes.push_back("cells had run together in rows " + join(glued) + "; split them into codes");
   if (!unknown.empty()) t.notes.push_back("unrecognised codes: " + join(unknown));
   // Old drivers print SOC in the cells and a "SOC  = ..." legend line.
-  bool soc = std::any_of(m.rows.begin(), m.rows.end(), [](auto& r) {
-    return std::find(r.codes.begin(), r.codes.end(), "SOC") != r.codes.end();
-  });
+  bool soc = std::any_of(m.rows.begin(), m.rows.end(),
+                         [](auto& r) { return std::find(r.codes.begin(), r.codes.end(), "SOC") != r.codes.end(); });
   for (std::size_t i = m.end_line; i < lines.size() && !soc; ++i) {
     auto w = words_of(lines[i]);
     soc = !w.empty() && w[0].text == "SOC";

@@ -7,21 +7,30 @@ namespace gdrcheck {
 
 const char* source_kind_name(SourceKind k) {
   switch (k) {
-    case SourceKind::Sysfs: return "sysfs";
-    case SourceKind::HwlocXml: return "hwloc-xml";
-    case SourceKind::NcclXml: return "nccl-xml";
-    case SourceKind::SmiText: return "smi-text";
+    case SourceKind::Sysfs:
+      return "sysfs";
+    case SourceKind::HwlocXml:
+      return "hwloc-xml";
+    case SourceKind::NcclXml:
+      return "nccl-xml";
+    case SourceKind::SmiText:
+      return "smi-text";
   }
   return "unknown";
 }
 
 const char* device_role_name(DeviceRole r) {
   switch (r) {
-    case DeviceRole::Gpu: return "gpu";
-    case DeviceRole::NvSwitch: return "nvswitch";
-    case DeviceRole::Nic: return "nic";
-    case DeviceRole::Nvme: return "nvme";
-    case DeviceRole::Extra: return "extra";
+    case DeviceRole::Gpu:
+      return "gpu";
+    case DeviceRole::NvSwitch:
+      return "nvswitch";
+    case DeviceRole::Nic:
+      return "nic";
+    case DeviceRole::Nvme:
+      return "nvme";
+    case DeviceRole::Extra:
+      return "extra";
   }
   return "extra";
 }

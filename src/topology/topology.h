@@ -27,9 +27,9 @@ enum class TreeStyle { None, Ports, Switches };
 
 // Where a device (or host bridge) sits relative to the CPUs.
 struct Locality {
-  int numa = -1;       // NUMA node os index; -1 = unknown
-  int package = -1;    // socket; -1 = unknown
-  std::string cpus;    // cpulist "0-47,96-143"; empty = unknown
+  int numa = -1;     // NUMA node os index; -1 = unknown
+  int package = -1;  // socket; -1 = unknown
+  std::string cpus;  // cpulist "0-47,96-143"; empty = unknown
   bool known() const { return numa >= 0; }
 };
 
@@ -64,12 +64,12 @@ struct NvLinkPeer {
 
 // A device that appears as a row/column of the matrix.
 struct Endpoint {
-  std::string id;     // GPU0, NIC0, NVS0, NVME0, DEV0 — stable order by bus id
+  std::string id;  // GPU0, NIC0, NVS0, NVME0, DEV0 — stable order by bus id
   DeviceRole role = DeviceRole::Extra;
   std::string name;   // NIC: RDMA device name (mlx5_0) or bus id when it has none
   std::string model;  // pci.ids name ("GH100 [H100 SXM5 80GB]") when known
   std::optional<PciAddress> address;
-  int node = -1;      // index into Topology::nodes; -1 when the source has no tree
+  int node = -1;  // index into Topology::nodes; -1 when the source has no tree
   Locality locality;
   bool rdma_device = true;  // NIC only: false for a Mellanox function without one
   std::vector<NvLinkPeer> nvlinks;

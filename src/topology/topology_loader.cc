@@ -77,27 +77,39 @@ Topology hwloc_from_text(const std::string& path, const std::string& text, const
 }  // namespace
 
 bool parse_topology_file_kind(const std::string& text, TopologyFileKind* out) {
-  if (text == "auto") *out = TopologyFileKind::Auto;
-  else if (text == "hwloc-xml") *out = TopologyFileKind::HwlocXml;
-  else if (text == "nccl-xml") *out = TopologyFileKind::NcclXml;
-  else if (text == "smi-text") *out = TopologyFileKind::SmiText;
-  else return false;
+  if (text == "auto")
+    *out = TopologyFileKind::Auto;
+  else if (text == "hwloc-xml")
+    *out = TopologyFileKind::HwlocXml;
+  else if (text == "nccl-xml")
+    *out = TopologyFileKind::NcclXml;
+  else if (text == "smi-text")
+    *out = TopologyFileKind::SmiText;
+  else
+    return false;
   return true;
 }
 
 Topology load_topology_file(const std::string& path, TopologyFileKind kind, const DeviceSelection& extra) {
   std::string text = read_input(path);
   if (text.empty()) throw InputError(path, "empty file");
-  if (looks_binary(text)) throw InputError(path, "binary data, not a topology (expected hwloc XML, NCCL topology XML or nvidia-smi topo -m text)");
+  if (looks_binary(text))
+    throw InputError(path,
+                     "binary data, not a topology (expected hwloc XML, NCCL topology XML or nvidia-smi topo -m text)");
   if (kind == TopologyFileKind::Auto) kind = detect(text);
   switch (kind) {
-    case TopologyFileKind::HwlocXml: return hwloc_from_text(path, text, extra);
-    case TopologyFileKind::NcclXml: return read_nccl_xml(text, path);
-    case TopologyFileKind::SmiText: return read_smi_text(text, path);
-    case TopologyFileKind::Auto: break;
+    case TopologyFileKind::HwlocXml:
+      return hwloc_from_text(path, text, extra);
+    case TopologyFileKind::NcclXml:
+      return read_nccl_xml(text, path);
+    case TopologyFileKind::SmiText:
+      return read_smi_text(text, path);
+    case TopologyFileKind::Auto:
+      break;
   }
-  throw InputError(path, "not a topology: expected hwloc XML (lstopo --of xml), NCCL topology XML (<system version=\"1\">) "
-                         "or nvidia-smi topo -m text");
+  throw InputError(path,
+                   "not a topology: expected hwloc XML (lstopo --of xml), NCCL topology XML (<system version=\"1\">) "
+                   "or nvidia-smi topo -m text");
 }
 
 Topology load_topology_root(const std::string& root_dir, const DeviceSelection& extra) {
