@@ -215,6 +215,7 @@ TEST(NodePeermem, UnknownDriverMakesDmaBufUnknown) {
   auto c = check(root);
   EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Unknown);
   EXPECT_EQ(c.report.pairs[0].gdr_recv, Tri::Unknown);
+  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Unknown);
 }
 
 // --- path ---------------------------------------------------------------------------
@@ -273,6 +274,20 @@ TEST(NodeAcs, RedirectOnOneSwitchPortIsCritical) {
   int critical_pairs = 0;
   for (const auto& p : c.report.pairs) critical_pairs += p.status == Status::Critical;
   EXPECT_EQ(critical_pairs, 1);
+}
+
+// Grace platforms need specific ACS bits: gdrcheck reports them, it does not
+// demand all-off.
+TEST(NodeAcs, GracePlatformBitsAreReportedNotJudged) {
+  std::string root = fresh_node_root("dgx-h100", {"acs-redirect"});
+  write(device_dir(root, "0000:1b:00.0") + "/device", "0x2342\n");  // GH200
+  auto c = check(root);
+  for (const Finding* f : of_check(c.report, "acs")) {
+    EXPECT_EQ(f->status, Status::Ok) << f->subject;
+    if (f->subject == "0000:1a:00.0") {
+      EXPECT_NE(f->summary.find("needs specific ACS bits"), std::string::npos) << f->summary;
+    }
+  }
 }
 
 TEST(NodeAcs, RootlessCaptureIsUnknownNeverOk) {
