@@ -1,0 +1,415 @@
+// Reader for pasted `ibstat` / `ibv_devinfo` text.
+//
+// Both tools print "key: value" lines under a device line and then under a
+// port line, indented with tabs. Pastes lose the indentation and filters
+// (`| grep -e state -e rate`) drop the device and port lines, so the reader
+// goes by keys, not by indentation: a key decides whether it belongs to the
+// device or the port, and a port key that is already set on the current
+// port starts the next one.
+#include "evidence/ibv_text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+namespace gdrcheck {
+namespace {
+
+constexpr std::size_t kMaxDevices = 1024;
+constexpr std::size_t kMaxPorts = 64;
+constexpr std::size_t kMaxNotes = 50;
+constexpr std::size_t kMaxLine = 4096;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::optional<long> to_long(std::string_view s) {
+  long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+// Leading number of "100", "2.5", "25.0 Gbps (32)", "4096 (5)".
+std::optional<double> leading_double(std::string_view s) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p == s.data() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+// The number in "PORT_ACTIVE (4)" / "LINK_UP (5)".
+std::optional<long> paren_number(std::string_view s) {
+  std::size_t open = s.rfind('('), close = s.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
+  return to_long(s.substr(open + 1, close - open - 1));
+}
+
+std::string_view without_paren(std::string_view s) {
+  std::size_t open = s.find('(');
+  return trim(open == std::string_view::npos ? s : s.substr(0, open));
+}
+
+// "Active" (ibstat), "PORT_ACTIVE (4)" (ibv_devinfo), "4: ACTIVE" (sysfs).
+std::string normalize_state(std::string_view raw) {
+  static const char* kByNumber[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
+  std::string u = upper(without_paren(raw));
+  if (std::size_t colon = u.find(':'); colon != std::string::npos) u = std::string(trim(std::string_view(u).substr(colon + 1)));
+  if (starts_with(u, "PORT_")) u = u.substr(5);
+  if (u == "INITIALIZING" || u == "INITIALIZE") u = "INIT";
+  for (const char* known : kByNumber)
+    if (u == known) return u;
+  if (auto n = paren_number(raw); n && *n >= 0 && *n <= 5) return kByNumber[*n];
+  return u;
+}
+
+// "LinkUp" (ibstat), "LINK_UP (5)" (ibv_devinfo), "5: LinkUp" (sysfs).
+std::string normalize_physical_state(std::string_view raw) {
+  static const char* kByNumber[] = {"",         "Sleep",     "Polling",           "Disabled",
+                                    "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "PhyTest"};
+  std::string key;
+  std::string_view v = without_paren(raw);
+  if (std::size_t colon = v.find(':'); colon != std::string_view::npos) v = trim(v.substr(colon + 1));
+  for (char c : v)
+    if (c != '_' && c != ' ') key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (int i = 1; i < 8; ++i)
+    if (key == upper(kByNumber[i])) return kByNumber[i];
+  if (auto n = paren_number(raw); n && *n >= 1 && *n <= 7) return kByNumber[*n];
+  return std::string(v);
+}
+
+// "0x98039b03009f3e2a" or "9803:9b03:009f:3e2a" → "9803:9b03:009f:3e2a".
+std::string normalize_guid(std::string_view raw) {
+  std::string hex;
+  std::string_view v = trim(raw);
+  if (starts_with(v, "0x") || starts_with(v, "0X")) v.remove_prefix(2);
+  for (char c : v) {
+    if (c == ':') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::string(trim(raw));
+    hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (hex.empty() || hex.size() > 16) return std::string(trim(raw));
+  hex.insert(0, 16 - hex.size(), '0');
+  return hex.substr(0, 4) + ":" + hex.substr(4, 4) + ":" + hex.substr(8, 4) + ":" + hex.substr(12, 4);
+}
+
+// Per-lane rate for generation names some tools print instead of Gbps.
+std::optional<double> lane_gbps(std::string_view speed) {
+  static const std::pair<const char*, double> kGen[] = {{"SDR", 2.5},   {"DDR", 5},  {"QDR", 10},  {"FDR10", 10},
+                                                        {"FDR", 14.0625}, {"EDR", 25}, {"HDR", 50}, {"NDR", 100},
+                                                        {"XDR", 200}};
+  if (auto v = leading_double(trim(speed)); v && *v > 0) return v;
+  std::string u = upper(without_paren(speed));
+  for (const auto& [name, gbps] : kGen)
+    if (u == name) return gbps;
+  return std::nullopt;
+}
+
+// "4X (2)" → 4; "2X (16)" → 2.
+std::optional<int> width_lanes(std::string_view width) {
+  std::string_view w = without_paren(width);
+  if (w.size() < 2 || (w.back() != 'X' && w.back() != 'x')) return std::nullopt;
+  auto n = to_long(w.substr(0, w.size() - 1));
+  if (!n || *n <= 0 || *n > 32) return std::nullopt;
+  return static_cast<int>(*n);
+}
+
+// ------------------------------------------------------------------ lines
+
+struct Line {
+  std::string key;    // as printed, trimmed ("Physical state", "phys_state")
+  std::string value;  // trimmed
+  bool has_colon = false;
+};
+
+// Strips mail quoting ("> "), then splits "key: value" at the first colon.
+Line split_line(std::string_view raw) {
+  std::string_view s = trim(raw);
+  while (!s.empty() && s.front() == '>') s = trim(s.substr(1));
+  Line l;
+  std::size_t colon = s.find(':');
+  if (colon == std::string_view::npos) {
+    l.key = std::string(s);
+    return l;
+  }
+  l.has_colon = true;
+  l.key = std::string(trim(s.substr(0, colon)));
+  l.value = std::string(trim(s.substr(colon + 1)));
+  return l;
+}
+
+enum class Field {
+  None,
+  // device
+  CaType, Firmware, NodeGuid, BoardId,
+  // port
+  State, PhysState, Rate, Width, Speed, LinkLayer, Lid, SmLid, Mtu, PortGuid,
+};
+
+struct KeyInfo {
+  const char* key;
+  Field field;
+  IbvKind kind;  // which tool prints this key (Unknown: both)
+};
+
+const KeyInfo kKeys[] = {
+    {"CA type", Field::CaType, IbvKind::Ibstat},
+    {"Firmware version", Field::Firmware, IbvKind::Ibstat},
+    {"Node GUID", Field::NodeGuid, IbvKind::Ibstat},
+    {"State", Field::State, IbvKind::Ibstat},
+    {"Physical state", Field::PhysState, IbvKind::Ibstat},
+    {"Rate", Field::Rate, IbvKind::Ibstat},
+    {"Base lid", Field::Lid, IbvKind::Ibstat},
+    {"SM lid", Field::SmLid, IbvKind::Ibstat},
+    {"Port GUID", Field::PortGuid, IbvKind::Ibstat},
+    {"Link layer", Field::LinkLayer, IbvKind::Ibstat},
+    {"fw_ver", Field::Firmware, IbvKind::IbvDevinfo},
+    {"node_guid", Field::NodeGuid, IbvKind::IbvDevinfo},
+    {"board_id", Field::BoardId, IbvKind::IbvDevinfo},
+    {"state", Field::State, IbvKind::IbvDevinfo},
+    {"phys_state", Field::PhysState, IbvKind::IbvDevinfo},
+    {"active_width", Field::Width, IbvKind::IbvDevinfo},
+    {"active_speed", Field::Speed, IbvKind::IbvDevinfo},
+    {"link_layer", Field::LinkLayer, IbvKind::IbvDevinfo},
+    {"port_lid", Field::Lid, IbvKind::IbvDevinfo},
+    {"sm_lid", Field::SmLid, IbvKind::IbvDevinfo},
+    {"active_mtu", Field::Mtu, IbvKind::IbvDevinfo},
+};
+
+const KeyInfo* find_key(const std::string& key) {
+  for (const auto& k : kKeys)
+    if (key == k.key) return &k;
+  return nullptr;
+}
+
+bool is_device_field(Field f) { return f == Field::CaType || f == Field::Firmware || f == Field::NodeGuid || f == Field::BoardId; }
+
+// "CA 'mlx5_0'" → "mlx5_0".
+std::optional<std::string> ca_name(const Line& l) {
+  if (l.has_colon || !starts_with(l.key, "CA '") || l.key.back() != '\'' || l.key.size() < 6) return std::nullopt;
+  return l.key.substr(4, l.key.size() - 5);
+}
+
+// "Port 1:" (ibstat) → 1.
+std::optional<int> ibstat_port(const Line& l) {
+  if (!l.has_colon || !l.value.empty() || !starts_with(l.key, "Port ")) return std::nullopt;
+  auto n = to_long(std::string_view(l.key).substr(5));
+  if (!n || *n < 0 || *n > 255) return std::nullopt;
+  return static_cast<int>(*n);
+}
+
+// ---------------------------------------------------------------- builder
+
+class Builder {
+ public:
+  void line(std::string_view raw);
+  IbvReport finish();
+
+ private:
+  void see(IbvKind kind);
+  IbvDevice& device();
+  IbvPort& port_for(Field f);
+  void start_device(std::string name, IbvKind kind);
+  void start_port(int number);
+  void set_device(Field f, const std::string& value);
+  void set_port(Field f, const std::string& value);
+  void note(std::string text);
+
+  IbvReport r_;
+  bool port_open_ = false;   // the last port of the last device takes port keys
+  bool capped_ = false;
+  std::size_t implicit_ports_ = 0, implicit_devices_ = 0;
+};
+
+void Builder::note(std::string text) {
+  if (r_.notes.size() < kMaxNotes && std::find(r_.notes.begin(), r_.notes.end(), text) == r_.notes.end())
+    r_.notes.push_back(std::move(text));
+}
+
+void Builder::see(IbvKind kind) {
+  if (r_.kind == IbvKind::Unknown) r_.kind = kind;
+  if (kind != r_.kind) note("the text also holds " + std::string(to_string(kind)) + " output");
+}
+
+void Builder::start_device(std::string name, IbvKind kind) {
+  see(kind);
+  port_open_ = false;
+  if (r_.devices.size() >= kMaxDevices) {
+    if (!capped_) note("more than " + std::to_string(kMaxDevices) + " devices; the rest are not kept");
+    capped_ = true;
+    return;
+  }
+  r_.devices.emplace_back();
+  r_.devices.back().name = std::move(name);
+}
+
+IbvDevice& Builder::device() {
+  if (r_.devices.empty()) {
+    ++implicit_devices_;
+    r_.devices.emplace_back();
+  }
+  return r_.devices.back();
+}
+
+void Builder::start_port(int number) {
+  IbvDevice& d = device();
+  if (d.ports.size() >= kMaxPorts) {
+    note("a device with more than " + std::to_string(kMaxPorts) + " ports; the rest are not kept");
+    port_open_ = true;
+    return;
+  }
+  d.ports.emplace_back();
+  d.ports.back().port = number;
+  port_open_ = true;
+}
+
+bool already_set(const IbvPort& p, Field f) {
+  switch (f) {
+    case Field::State: return !p.state_raw.empty();
+    case Field::PhysState: return !p.physical_state_raw.empty();
+    case Field::Rate: return p.rate_gbps.has_value() && p.width.empty();
+    case Field::Width: return !p.width.empty();
+    case Field::Speed: return !p.speed.empty();
+    case Field::LinkLayer: return !p.link_layer.empty();
+    case Field::Lid: return p.lid.has_value();
+    default: return false;
+  }
+}
+
+// The port a port key belongs to; filtered text has no port lines, so a
+// key the current port already has means the next (unnumbered) port.
+IbvPort& Builder::port_for(Field f) {
+  IbvDevice& d = device();
+  if (!port_open_ || d.ports.empty() || (already_set(d.ports.back(), f) && d.ports.size() < kMaxPorts)) {
+    ++implicit_ports_;
+    start_port(0);
+  }
+  return d.ports.back();
+}
+
+void Builder::set_device(Field f, const std::string& v) {
+  IbvDevice& d = device();
+  if (f == Field::CaType) d.ca_type = v;
+  if (f == Field::Firmware) d.fw = v;
+  if (f == Field::NodeGuid) d.node_guid = normalize_guid(v);
+  if (f == Field::BoardId) d.board_id = v;
+}
+
+void update_rate(IbvPort& p) {
+  auto lanes = width_lanes(p.width);
+  auto lane = lane_gbps(p.speed);
+  if (lanes && lane) p.rate_gbps = *lanes * *lane;
+}
+
+void Builder::set_port(Field f, const std::string& v) {
+  IbvPort& p = port_for(f);
+  switch (f) {
+    case Field::State: p.state_raw = v; p.state = normalize_state(v); break;
+    case Field::PhysState: p.physical_state_raw = v; p.physical_state = normalize_physical_state(v); break;
+    case Field::Rate: if (auto r = leading_double(v); r && *r > 0) p.rate_gbps = r; break;
+    case Field::Width: p.width = std::string(without_paren(v)); update_rate(p); break;
+    case Field::Speed: p.speed = std::string(without_paren(v)); update_rate(p); break;
+    case Field::LinkLayer: p.link_layer = v; break;
+    case Field::Lid: if (auto n = to_long(without_paren(v))) p.lid = n; break;
+    case Field::SmLid: if (auto n = to_long(without_paren(v))) p.sm_lid = n; break;
+    case Field::Mtu: if (auto n = to_long(without_paren(v))) p.active_mtu = n; break;
+    case Field::PortGuid: p.port_guid = normalize_guid(v); break;
+    default: break;
+  }
+}
+
+void Builder::line(std::string_view raw) {
+  if (raw.size() > kMaxLine) raw = raw.substr(0, kMaxLine);
+  Line l = split_line(raw);
+  if (l.key.empty()) return;
+  if (auto name = ca_name(l)) return start_device(std::move(*name), IbvKind::Ibstat);
+  if (l.key == "hca_id") return start_device(l.value, IbvKind::IbvDevinfo);
+  if (auto n = ibstat_port(l)) {
+    see(IbvKind::Ibstat);
+    return start_port(*n);
+  }
+  if (l.key == "port" && l.has_colon) {
+    auto n = to_long(l.value);
+    see(IbvKind::IbvDevinfo);
+    return start_port(n && *n >= 0 && *n <= 255 ? static_cast<int>(*n) : 0);
+  }
+  if (l.key == "ibpanic" || l.key == "ibwarn") {
+    if (l.key == "ibpanic") note("ibstat error: " + std::string(trim(raw)));
+    return;
+  }
+  if (!l.has_colon || capped_) return;
+  const KeyInfo* k = find_key(l.key);
+  if (!k) return;
+  see(k->kind);
+  if (is_device_field(k->field)) {
+    if (port_open_ && k->field != Field::CaType) port_open_ = false;  // next device without a header line
+    set_device(k->field, l.value);
+  } else {
+    set_port(k->field, l.value);
+  }
+}
+
+IbvReport Builder::finish() {
+  if (r_.devices.empty()) note("no ibstat or ibv_devinfo device found");
+  if (implicit_devices_) note("ports without a CA/hca_id line (filtered or cut text): device name unknown");
+  if (implicit_ports_) note("port lines missing (filtered text): port numbers unknown");
+  for (const auto& d : r_.devices)
+    for (const auto& p : d.ports)
+      if (p.rate_gbps && p.state != "ACTIVE" && !p.state.empty()) {
+        note("rate of a port that is not ACTIVE is not meaningful (mlx5 reports a default)");
+        break;
+      }
+  return std::move(r_);
+}
+
+}  // namespace
+
+std::string_view to_string(IbvKind kind) {
+  switch (kind) {
+    case IbvKind::Ibstat: return "ibstat";
+    case IbvKind::IbvDevinfo: return "ibv_devinfo";
+    default: return "unknown";
+  }
+}
+
+IbvReport parse_ibv_text(std::string_view text) {
+  Builder b;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = std::min(text.find('\n', start), text.size());
+    b.line(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return b.finish();
+}
+
+bool looks_like_ibv_text(std::string_view head) {
+  std::size_t start = 0, lines = 0, port_keys = 0;
+  while (start < head.size() && lines++ < 400) {
+    std::size_t end = std::min(head.find('\n', start), head.size());
+    Line l = split_line(head.substr(start, std::min<std::size_t>(end - start, kMaxLine)));
+    start = end + 1;
+    if (ca_name(l) || (l.key == "hca_id" && !l.value.empty())) return true;
+    if (l.key == "Physical state" || l.key == "phys_state" || l.key == "link_layer" || l.key == "Link layer" ||
+        l.key == "active_speed")
+      ++port_keys;
+    if (l.key == "state" && starts_with(l.value, "PORT_")) ++port_keys;
+  }
+  return port_keys >= 2;
+}
+
+}  // namespace gdrcheck
