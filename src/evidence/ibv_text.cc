@@ -21,7 +21,9 @@ constexpr std::size_t kMaxPorts = 64;
 constexpr std::size_t kMaxNotes = 50;
 constexpr std::size_t kMaxLine = 4096;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -29,7 +31,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -68,7 +72,8 @@ std::string_view without_paren(std::string_view s) {
 std::string normalize_state(std::string_view raw) {
   static const char* kByNumber[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
   std::string u = upper(without_paren(raw));
-  if (std::size_t colon = u.find(':'); colon != std::string::npos) u = std::string(trim(std::string_view(u).substr(colon + 1)));
+  if (std::size_t colon = u.find(':'); colon != std::string::npos)
+    u = std::string(trim(std::string_view(u).substr(colon + 1)));
   if (starts_with(u, "PORT_")) u = u.substr(5);
   if (u == "INITIALIZING" || u == "INITIALIZE") u = "INIT";
   for (const char* known : kByNumber)
@@ -79,8 +84,8 @@ std::string normalize_state(std::string_view raw) {
 
 // "LinkUp" (ibstat), "LINK_UP (5)" (ibv_devinfo), "5: LinkUp" (sysfs).
 std::string normalize_physical_state(std::string_view raw) {
-  static const char* kByNumber[] = {"",         "Sleep",     "Polling",           "Disabled",
-                                    "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "PhyTest"};
+  static const char* kByNumber[] = {
+      "", "Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "PhyTest"};
   std::string key;
   std::string_view v = without_paren(raw);
   if (std::size_t colon = v.find(':'); colon != std::string_view::npos) v = trim(v.substr(colon + 1));
@@ -109,9 +114,9 @@ std::string normalize_guid(std::string_view raw) {
 
 // Per-lane rate for generation names some tools print instead of Gbps.
 std::optional<double> lane_gbps(std::string_view speed) {
-  static const std::pair<const char*, double> kGen[] = {{"SDR", 2.5},   {"DDR", 5},  {"QDR", 10},  {"FDR10", 10},
-                                                        {"FDR", 14.0625}, {"EDR", 25}, {"HDR", 50}, {"NDR", 100},
-                                                        {"XDR", 200}};
+  static const std::pair<const char*, double> kGen[] = {{"SDR", 2.5},  {"DDR", 5},       {"QDR", 10},
+                                                        {"FDR10", 10}, {"FDR", 14.0625}, {"EDR", 25},
+                                                        {"HDR", 50},   {"NDR", 100},     {"XDR", 200}};
   if (auto v = leading_double(trim(speed)); v && *v > 0) return v;
   std::string u = upper(without_paren(speed));
   for (const auto& [name, gbps] : kGen)
@@ -155,9 +160,21 @@ Line split_line(std::string_view raw) {
 enum class Field {
   None,
   // device
-  CaType, Firmware, NodeGuid, BoardId,
+  CaType,
+  Firmware,
+  NodeGuid,
+  BoardId,
   // port
-  State, PhysState, Rate, Width, Speed, LinkLayer, Lid, SmLid, Mtu, PortGuid,
+  State,
+  PhysState,
+  Rate,
+  Width,
+  Speed,
+  LinkLayer,
+  Lid,
+  SmLid,
+  Mtu,
+  PortGuid,
 };
 
 struct KeyInfo {
@@ -196,7 +213,9 @@ const KeyInfo* find_key(const std::string& key) {
   return nullptr;
 }
 
-bool is_device_field(Field f) { return f == Field::CaType || f == Field::Firmware || f == Field::NodeGuid || f == Field::BoardId; }
+bool is_device_field(Field f) {
+  return f == Field::CaType || f == Field::Firmware || f == Field::NodeGuid || f == Field::BoardId;
+}
 
 // "CA 'mlx5_0'" → "mlx5_0".
 std::optional<std::string> ca_name(const Line& l) {
@@ -230,7 +249,7 @@ class Builder {
   void note(std::string text);
 
   IbvReport r_;
-  bool port_open_ = false;   // the last port of the last device takes port keys
+  bool port_open_ = false;  // the last port of the last device takes port keys
   bool capped_ = false;
   std::size_t implicit_ports_ = 0, implicit_devices_ = 0;
 };
@@ -279,14 +298,22 @@ void Builder::start_port(int number) {
 
 bool already_set(const IbvPort& p, Field f) {
   switch (f) {
-    case Field::State: return !p.state_raw.empty();
-    case Field::PhysState: return !p.physical_state_raw.empty();
-    case Field::Rate: return p.rate_gbps.has_value() && p.width.empty();
-    case Field::Width: return !p.width.empty();
-    case Field::Speed: return !p.speed.empty();
-    case Field::LinkLayer: return !p.link_layer.empty();
-    case Field::Lid: return p.lid.has_value();
-    default: return false;
+    case Field::State:
+      return !p.state_raw.empty();
+    case Field::PhysState:
+      return !p.physical_state_raw.empty();
+    case Field::Rate:
+      return p.rate_gbps.has_value() && p.width.empty();
+    case Field::Width:
+      return !p.width.empty();
+    case Field::Speed:
+      return !p.speed.empty();
+    case Field::LinkLayer:
+      return !p.link_layer.empty();
+    case Field::Lid:
+      return p.lid.has_value();
+    default:
+      return false;
   }
 }
 
@@ -318,17 +345,42 @@ void update_rate(IbvPort& p) {
 void Builder::set_port(Field f, const std::string& v) {
   IbvPort& p = port_for(f);
   switch (f) {
-    case Field::State: p.state_raw = v; p.state = normalize_state(v); break;
-    case Field::PhysState: p.physical_state_raw = v; p.physical_state = normalize_physical_state(v); break;
-    case Field::Rate: if (auto r = leading_double(v); r && *r > 0) p.rate_gbps = r; break;
-    case Field::Width: p.width = std::string(without_paren(v)); update_rate(p); break;
-    case Field::Speed: p.speed = std::string(without_paren(v)); update_rate(p); break;
-    case Field::LinkLayer: p.link_layer = v; break;
-    case Field::Lid: if (auto n = to_long(without_paren(v))) p.lid = n; break;
-    case Field::SmLid: if (auto n = to_long(without_paren(v))) p.sm_lid = n; break;
-    case Field::Mtu: if (auto n = to_long(without_paren(v))) p.active_mtu = n; break;
-    case Field::PortGuid: p.port_guid = normalize_guid(v); break;
-    default: break;
+    case Field::State:
+      p.state_raw = v;
+      p.state = normalize_state(v);
+      break;
+    case Field::PhysState:
+      p.physical_state_raw = v;
+      p.physical_state = normalize_physical_state(v);
+      break;
+    case Field::Rate:
+      if (auto r = leading_double(v); r && *r > 0) p.rate_gbps = r;
+      break;
+    case Field::Width:
+      p.width = std::string(without_paren(v));
+      update_rate(p);
+      break;
+    case Field::Speed:
+      p.speed = std::string(without_paren(v));
+      update_rate(p);
+      break;
+    case Field::LinkLayer:
+      p.link_layer = v;
+      break;
+    case Field::Lid:
+      if (auto n = to_long(without_paren(v))) p.lid = n;
+      break;
+    case Field::SmLid:
+      if (auto n = to_long(without_paren(v))) p.sm_lid = n;
+      break;
+    case Field::Mtu:
+      if (auto n = to_long(without_paren(v))) p.active_mtu = n;
+      break;
+    case Field::PortGuid:
+      p.port_guid = normalize_guid(v);
+      break;
+    default:
+      break;
   }
 }
 
@@ -370,7 +422,7 @@ IbvReport Builder::finish() {
   for (const auto& d : r_.devices)
     for (const auto& p : d.ports)
       if (p.rate_gbps && p.state != "ACTIVE" && !p.state.empty()) {
-        note("rate of a port that is not ACTIVE is not meaningful (mlx5 reports a default)");
+        note("rate of a port that is not ACTIVE is not meaningful (drivers report a default)");
         break;
       }
   return std::move(r_);
@@ -380,9 +432,12 @@ IbvReport Builder::finish() {
 
 std::string_view to_string(IbvKind kind) {
   switch (kind) {
-    case IbvKind::Ibstat: return "ibstat";
-    case IbvKind::IbvDevinfo: return "ibv_devinfo";
-    default: return "unknown";
+    case IbvKind::Ibstat:
+      return "ibstat";
+    case IbvKind::IbvDevinfo:
+      return "ibv_devinfo";
+    default:
+      return "unknown";
   }
 }
 

@@ -30,9 +30,9 @@ struct IbvPort {
   // per-lane speed ("4X (2)" × "100.0 Gbps (128)" = 400). nullopt when not
   // printed or not computable (plain ibv_devinfo has no speed).
   std::optional<double> rate_gbps;
-  std::string width;  // "4X" (ibv_devinfo -v)
-  std::string speed;  // "100.0 Gbps" (ibv_devinfo -v)
-  std::string link_layer;  // "InfiniBand", "Ethernet" (RoCE)
+  std::string width;        // "4X" (ibv_devinfo -v)
+  std::string speed;        // "100.0 Gbps" (ibv_devinfo -v)
+  std::string link_layer;   // "InfiniBand", "Ethernet" (RoCE)
   std::optional<long> lid;  // "Base lid" / "port_lid"
   std::optional<long> sm_lid;
   std::optional<long> active_mtu;  // bytes, ibv_devinfo
@@ -40,7 +40,7 @@ struct IbvPort {
 };
 
 struct IbvDevice {
-  std::string name;  // "mlx5_0"; "" when the text had no CA/hca_id line for it
+  std::string name;     // "mlx5_0"; "" when the text had no CA/hca_id line for it
   std::string ca_type;  // ibstat "CA type: MT4129"
   std::string fw;       // "28.39.1002"
   // "xxxx:xxxx:xxxx:xxxx" (the sysfs node_guid form) whichever tool

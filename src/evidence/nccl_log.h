@@ -30,6 +30,11 @@ bool looks_like_nccl_log(std::string_view head);
 // X > Y" line by NCCL `version` (nccl-spec §1.1); "?" when out of range.
 std::string nccl_distance_name(const NcclVersion& version, int value);
 
+// Distinct connections kept; more are only counted (connections_dropped).
+inline constexpr std::size_t kNcclMaxConnections = 65536;
+// Line numbers kept per reason; all occurrences are counted.
+inline constexpr std::size_t kNcclEvidenceLines = 5;
+
 enum class GdrVerdict { Yes, No, Partial, Unknown };
 const char* gdr_verdict_name(GdrVerdict v);  // "yes", "no", "partial", "unknown"
 
@@ -78,26 +83,26 @@ struct NcclLogReport {
   std::string nccl_version;           // first version printed, as printed
   std::vector<std::string> versions;  // every distinct version, in order
   bool rccl = false;
-  int ranks = 0;                   // largest nranks printed, else distinct ranks seen
-  std::vector<std::string> hosts;  // from line prefixes, sorted; masked ones left out
-  std::string net_transport;       // "IB", "Socket", a plugin name; "" unknown
+  int ranks = 0;                               // largest nranks printed, else distinct ranks seen
+  std::vector<std::string> hosts;              // from line prefixes, sorted; masked ones left out
+  std::string net_transport;                   // "IB", "Socket", a plugin name; "" unknown
   std::vector<std::string> net_devices;        // "mlx5_0:1/IB" from "NET/IB : Using"
   std::vector<std::string> socket_interfaces;  // "eth0:10.0.0.1<0>"
   std::vector<NcclConnection> connections;     // deduplicated, in order seen
   std::size_t net_connections = 0;
   std::size_t gdr_connections = 0;
-  std::size_t intra_node_lines = 0;      // P2P / SHM channel lines
-  std::size_t connections_dropped = 0;   // distinct connections beyond the cap
+  std::size_t intra_node_lines = 0;     // P2P / SHM channel lines
+  std::size_t connections_dropped = 0;  // distinct connections beyond the cap
   std::vector<NcclRingSummary> ring_summaries;
   GdrVerdict verdict = GdrVerdict::Unknown;
   std::string verdict_why;
   std::vector<NcclReason> reasons;
   std::vector<NcclEnvEcho> env;
-  std::size_t lines = 0;       // physical lines fed
-  std::size_t records = 0;     // NCCL/RCCL records found in them
-  std::size_t cut_lines = 0;   // connection lines cut short (ignored)
+  std::size_t lines = 0;      // physical lines fed
+  std::size_t records = 0;    // NCCL/RCCL records found in them
+  std::size_t cut_lines = 0;  // connection lines cut short (ignored)
 
-  const NcclReason* reason(std::string_view code) const;     // first with that code
+  const NcclReason* reason(std::string_view code) const;      // first with that code
   const NcclEnvEcho* env_value(std::string_view name) const;  // first echo of that name
 };
 

@@ -22,9 +22,15 @@ constexpr std::size_t kMaxNotes = 50;
 constexpr std::size_t kMaxErrors = 20;
 constexpr std::size_t kMaxParams = 64;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -32,8 +38,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+bool contains(std::string_view s, std::string_view p) {
+  return s.find(p) != std::string_view::npos;
+}
 
 std::vector<std::string_view> split_words(std::string_view s) {
   std::vector<std::string_view> out;
@@ -72,15 +82,20 @@ std::optional<uint64_t> to_u64(std::string_view s) {
 
 // ---------------------------------------------------------------- cleaning
 
+bool is_control(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u < 0x20 && c != '\t') || u == 0x7f;
+}
+
 // Control bytes become spaces so a stray ESC or NUL cannot glue tokens.
-std::string clean(std::string_view line) {
+// Copies only when there is one: most lines of a big log have none.
+std::string_view clean(std::string_view line, std::string* scratch) {
   if (line.size() > kMaxLine) line = line.substr(0, kMaxLine);
-  std::string out(line);
-  for (char& c : out) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\t') || u == 0x7f) c = ' ';
-  }
-  return out;
+  if (std::none_of(line.begin(), line.end(), is_control)) return line;
+  scratch->assign(line);
+  for (char& c : *scratch)
+    if (is_control(c)) c = ' ';
+  return *scratch;
 }
 
 // "[1,0]<stdout>:" from mpirun --tag-output; returns its length or 0.
@@ -117,8 +132,8 @@ std::string_view strip_launcher(std::string_view s) {
     if (n == 0) n = srun_label_length(t);
     if (n == 0) {
       std::size_t colon = t.find(": ");
-      if (colon != std::string_view::npos && colon > 0 && colon < 64 &&
-          split_words(t.substr(0, colon)).size() == 1 && starts_with(trim(t.substr(colon + 1)), "#"))
+      if (colon != std::string_view::npos && colon > 0 && colon < 64 && split_words(t.substr(0, colon)).size() == 1 &&
+          starts_with(trim(t.substr(colon + 1)), "#"))
         n = colon + 1;
     }
     if (n == 0) return t;
@@ -314,15 +329,17 @@ bool is_error_line(std::string_view s) {
 
 int type_size(const std::string& t) {
   static const std::pair<const char*, int> kSizes[] = {
-      {"int8", 1},    {"uint8", 1},  {"char", 1},     {"fp8_e4m3", 1}, {"fp8_e5m2", 1}, {"f8e4m3", 1}, {"f8e5m2", 1},
+      {"int8", 1},    {"uint8", 1},    {"char", 1},    {"fp8_e4m3", 1}, {"fp8_e5m2", 1}, {"f8e4m3", 1}, {"f8e5m2", 1},
       {"half", 2},    {"bfloat16", 2}, {"float16", 2}, {"int32", 4},    {"uint32", 4},   {"int", 4},    {"float", 4},
-      {"float32", 4}, {"int64", 8},  {"uint64", 8},   {"double", 8},   {"float64", 8}};
+      {"float32", 4}, {"int64", 8},    {"uint64", 8},  {"double", 8},   {"float64", 8}};
   for (const auto& [name, size] : kSizes)
     if (t == name) return size;
   return 0;
 }
 
-bool near(double a, double b) { return std::fabs(a - b) <= 0.08 * std::max(a, b); }
+bool near(double a, double b) {
+  return std::fabs(a - b) <= 0.08 * std::max(a, b);
+}
 
 // Names the collective from what the table shows (size/count gives the
 // rank count for gather-like tests, redop, root, which halves are checked,
@@ -335,7 +352,8 @@ std::string infer_test_name(const NcclTestsRun& run, std::string* basis) {
   if (!big) return "";
   int ts = type_size(big->type);
   uint64_t k = ts > 0 && big->size % (big->count * static_cast<uint64_t>(ts)) == 0
-                   ? big->size / (big->count * static_cast<uint64_t>(ts)) : 0;
+                   ? big->size / (big->count * static_cast<uint64_t>(ts))
+                   : 0;
   std::size_t n = run.ranks.empty() ? (k > 1 ? k : 0) : run.ranks.size();
   bool gathered = k > 1, plain = k == 1;
   bool op = !big->redop.empty() && big->redop != "none";
@@ -423,8 +441,7 @@ void add_run_notes(NcclTestsRun& run) {
   if (run.avg_busbw && values > 0 && std::fabs(mean - *run.avg_busbw) > std::max(0.05 * *run.avg_busbw, 0.02))
     add("footer average " + std::to_string(*run.avg_busbw) + " differs from the mean of the " + std::to_string(values) +
         " printed busbw values (" + std::to_string(mean) + "): rows are missing from this copy");
-  if (run.wrong_column == "error")
-    add("old 'error' column (largest relative error, not a count of wrong elements)");
+  if (run.wrong_column == "error") add("old 'error' column (largest relative error, not a count of wrong elements)");
   run.failed = run.out_of_bounds_failed || run.avg_busbw_ok == false || run.rows_with_wrong > 0 || !run.errors.empty();
 }
 
@@ -445,15 +462,15 @@ bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw
   auto words = split_words(body);
   if (words.empty()) return true;
   if (starts_with(body, "nccl-tests version") || starts_with(body, "rccl-tests version")) {
-    auto& run = (run_has_table_ || (run_ && (!run_->version_line.empty() || !run_->params.empty()))) ? fresh_run()
-                                                                                                      : current();
+    auto& run =
+        (run_has_table_ || (run_ && (!run_->version_line.empty() || !run_->params.empty()))) ? fresh_run() : current();
     run.version_line = std::string(raw);
     run.tool = std::string(body.substr(0, 10));
     return true;
   }
   if (starts_with(body, "Collective test starting:")) {
-    auto& run = (run_has_table_ || (run_ && (!run_->test_name.empty() || !run_->params.empty()))) ? fresh_run()
-                                                                                                   : current();
+    auto& run =
+        (run_has_table_ || (run_ && (!run_->test_name.empty() || !run_->params.empty()))) ? fresh_run() : current();
     run.test_name = std::string(trim(body.substr(25)));
     return true;
   }
@@ -469,8 +486,7 @@ bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw
   }
   if (words[0] == "Rank") return handle_rank(body);
   if (starts_with(body, "Using devices") || words[0] == "(B)" || contains(body, "out-of-place")) return true;
-  if (words[0] == "size" && std::find(words.begin(), words.end(), "busbw") != words.end())
-    return handle_header(words);
+  if (words[0] == "size" && std::find(words.begin(), words.end(), "busbw") != words.end()) return handle_header(words);
   if (starts_with(body, "Out of bounds values")) return handle_out_of_bounds(body);
   if (starts_with(body, "Avg bus bandwidth")) return handle_average(body);
   if (starts_with(body, "error:") && raw.front() == '#') {
@@ -585,8 +601,8 @@ void NcclTestsParser::record_row(NcclTestsRun& run, NcclTestsRow row) {
     run.max_busbw = oop->busbw;
     run.max_busbw_size = row.size;
   }
-  bool wrong = run.wrong_column != "error" &&
-               ((oop && oop->wrong && *oop->wrong != 0) || (row.in_place && row.in_place->wrong && *row.in_place->wrong != 0));
+  bool wrong = run.wrong_column != "error" && ((oop && oop->wrong && *oop->wrong != 0) ||
+                                               (row.in_place && row.in_place->wrong && *row.in_place->wrong != 0));
   if (wrong) ++run.rows_with_wrong;
   if (total_rows_ >= kMaxRows) {
     if (!rows_capped_) note("more than " + std::to_string(kMaxRows) + " rows; the rest are counted, not kept");
@@ -600,8 +616,8 @@ void NcclTestsParser::record_row(NcclTestsRun& run, NcclTestsRow row) {
 void NcclTestsParser::feed(std::string_view raw_line) {
   if (finished_) return;
   ++report_.lines;
-  std::string cleaned = clean(raw_line);
-  std::string_view text = strip_launcher(cleaned);
+  std::string scratch;
+  std::string_view text = strip_launcher(clean(raw_line, &scratch));
   if (text.empty()) return;
   if (is_nccl_log_line(text)) {
     ++report_.info_lines;
@@ -642,8 +658,8 @@ bool looks_like_nccl_tests(std::string_view head) {
   bool header = false;
   while (start < head.size() && lines++ < 400) {
     std::size_t end = std::min(head.find('\n', start), head.size());
-    std::string cleaned = clean(head.substr(start, end - start));
-    std::string_view t = strip_launcher(cleaned);
+    std::string scratch;
+    std::string_view t = strip_launcher(clean(head.substr(start, end - start), &scratch));
     start = end + 1;
     if (!t.empty() && t.front() == '#') t = trim(t.substr(1));
     if (starts_with(t, "nccl-tests version") || starts_with(t, "rccl-tests version") ||
@@ -652,7 +668,8 @@ bool looks_like_nccl_tests(std::string_view head) {
       return true;
     auto w = split_words(t);
     if (w.size() >= 4 && w[0] == "nThread" && w[2] == "nGpus") return true;
-    bool is_header = std::find(w.begin(), w.end(), "size") != w.end() && std::find(w.begin(), w.end(), "busbw") != w.end();
+    bool is_header =
+        std::find(w.begin(), w.end(), "size") != w.end() && std::find(w.begin(), w.end(), "busbw") != w.end();
     header = header || is_header;
     if (header && !is_header && parse_row(t, 4, false)) return true;
   }

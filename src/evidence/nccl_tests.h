@@ -47,10 +47,10 @@ struct NcclTestsResult {
 };
 
 struct NcclTestsRow {
-  uint64_t size = 0;   // bytes
-  uint64_t count = 0;  // elements (per rank for gather/scatter-like tests)
-  std::string type;    // float, half, bfloat16, ...
-  std::string redop;   // sum, none, ... ; empty when the release printed none
+  uint64_t size = 0;         // bytes
+  uint64_t count = 0;        // elements (per rank for gather/scatter-like tests)
+  std::string type;          // float, half, bfloat16, ...
+  std::string redop;         // sum, none, ... ; empty when the release printed none
   std::optional<long> root;  // -1 for rootless; absent in old releases
   // Each half is absent when the row did not print it (alltoall/sendrecv
   // variants and trace replay print one half only).
@@ -80,8 +80,8 @@ struct NcclTestsRun {
   std::string wrong_column;
   std::vector<NcclTestsRow> rows;
 
-  std::optional<double> avg_busbw;  // "# Avg bus bandwidth    : 37.7321"
-  std::optional<bool> avg_busbw_ok;  // its OK/FAILED, printed only with NCCL_TESTS_MIN_BW
+  std::optional<double> avg_busbw;    // "# Avg bus bandwidth    : 37.7321"
+  std::optional<bool> avg_busbw_ok;   // its OK/FAILED, printed only with NCCL_TESTS_MIN_BW
   std::optional<long> out_of_bounds;  // "# Out of bounds values : 0 OK"
   bool out_of_bounds_failed = false;
 
@@ -99,7 +99,7 @@ struct NcclTestsRun {
 struct NcclTestsReport {
   std::vector<NcclTestsRun> runs;
   std::size_t lines = 0;
-  std::size_t info_lines = 0;  // NCCL INFO/WARN lines skipped
+  std::size_t info_lines = 0;      // NCCL INFO/WARN lines skipped
   std::vector<std::string> notes;  // about the whole input
 };
 

@@ -22,7 +22,10 @@ pci_access* name_access() {
     if (!access) return;
     access->warning = quiet;
     access->debug = quiet;
-    // Names only: never scan the bus (the host may not be the one checked).
+    // Names only: never scan the bus (the host may not be the one checked),
+    // and only from pci.ids: udev's hwdb would make the answer depend on
+    // this machine and costs a udev context per process.
+    pci_set_param(access, const_cast<char*>("hwdb.disable"), const_cast<char*>("1"));
   });
   return access;
 }

@@ -1,0 +1,1052 @@
+// Streaming NCCL / RCCL debug-log reader.
+//
+// A physical line may hold zero, one or several NCCL records: writers of
+// different ranks share a terminal, so one record can be glued to (or cut
+// by) another. The reader finds every "NCCL INFO" / "NCCL WARN" marker,
+// walks back from it over "host:pid:tid [dev] " (and the "file:line
+// (func) " of WARN lines) to find where that record begins, and so where
+// the previous record's message ends. Whatever stands before the host
+// (launcher prefixes, timestamps, ANSI debris) is ignored.
+//
+// The verdict rests on connection lines only (nccl-spec §4.1): per-pair
+// "GPU Direct RDMA Enabled/Disabled" lines are decision inputs, and the
+// "use ring PXN x GDR y" summary is 1 on single-node communicators too.
+#include "evidence/nccl_log.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "topology/path_class.h"
+
+namespace gdrcheck {
+namespace {
+
+constexpr std::size_t kEvidenceLines = kNcclEvidenceLines;
+constexpr std::size_t kMaxConnections = kNcclMaxConnections;
+constexpr std::size_t kMaxNames = 1024;  // hosts, devices, interfaces, versions
+constexpr std::size_t kMaxRanks = 65536;
+constexpr std::size_t kMaxReasons = 256;
+constexpr std::size_t kMaxEnv = 256;
+constexpr std::size_t kMaxSummaries = 16;
+constexpr std::size_t kMaxText = 160;  // quoted log text in messages
+constexpr std::size_t kMaxName = 64;   // a net / plugin / device name
+
+// ------------------------------------------------------------------ text
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+// NCCL cuts the host name at the first '.' and turns other specials into '-'.
+bool is_host_char(char c) { return is_alnum(c) || c == '-' || c == '_'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (is_space(s.front()) || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (is_space(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+void skip_spaces(std::string_view& s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+}
+
+bool consume(std::string_view& s, std::string_view prefix) {
+  if (!s.starts_with(prefix)) return false;
+  s.remove_prefix(prefix.size());
+  return true;
+}
+
+// 1..9 digits, so the value always fits an int.
+std::optional<int> take_int(std::string_view& s) {
+  std::size_t n = 0;
+  while (n < s.size() && is_digit(s[n])) ++n;
+  if (n == 0 || n > 9) return std::nullopt;
+  int v = 0;
+  for (std::size_t i = 0; i < n; ++i) v = v * 10 + (s[i] - '0');
+  s.remove_prefix(n);
+  return v;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+}
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool icontains(std::string_view s, std::string_view part) {
+  return std::search(s.begin(), s.end(), part.begin(), part.end(),
+                     [](char a, char b) { return lower(a) == lower(b); }) != s.end();
+}
+
+// `word` standing alone (not inside a longer alphanumeric run).
+bool contains_word(std::string_view s, std::string_view word) {
+  for (auto p = s.find(word); p != std::string_view::npos; p = s.find(word, p + 1)) {
+    bool left = p == 0 || !is_alnum(s[p - 1]);
+    bool right = p + word.size() >= s.size() || !is_alnum(s[p + word.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+std::string clip(std::string_view s, std::size_t n = kMaxText) {
+  return s.size() <= n ? std::string(s) : std::string(s.substr(0, n)) + "...";
+}
+
+// --------------------------------------------------------------- records
+
+enum class Level { Info, Warn, Trace };
+
+struct Marker {
+  std::size_t pos = 0, len = 0;
+  Level level = Level::Info;
+};
+
+// Every "NCCL INFO" / "NCCL WARN" / "NCCL TRACE" standing as words.
+std::vector<Marker> find_markers(std::string_view line) {
+  static constexpr std::array<std::pair<std::string_view, Level>, 3> kKinds = {
+      {{"INFO", Level::Info}, {"WARN", Level::Warn}, {"TRACE", Level::Trace}}};
+  std::vector<Marker> out;
+  for (auto p = line.find("NCCL "); p != std::string_view::npos; p = line.find("NCCL ", p + 1)) {
+    if (p > 0 && is_alnum(line[p - 1])) continue;
+    std::string_view rest = line.substr(p + 5);
+    for (auto [word, level] : kKinds) {
+      bool ends = rest.size() == word.size() || (rest.size() > word.size() && is_space(rest[word.size()]));
+      if (rest.starts_with(word) && ends) out.push_back({p, 5 + word.size(), level});
+    }
+  }
+  return out;
+}
+
+// The whitespace-free token that ends at or before `end`.
+struct Token {
+  std::size_t start = 0;
+  std::string_view text;
+};
+
+Token previous_token(std::string_view s, std::size_t end) {
+  while (end > 0 && is_space(s[end - 1])) --end;
+  std::size_t start = end;
+  while (start > 0 && !is_space(s[start - 1])) --start;
+  return {start, s.substr(start, end - start)};
+}
+
+bool is_dev_token(std::string_view t) {
+  return t.size() >= 3 && t.size() <= 8 && t.front() == '[' && t.back() == ']' &&
+         all_digits(t.substr(1, t.size() - 2));
+}
+
+// "host:pid:tid" with anything glued before the host ("[1,0]<stdout>:",
+// "->", a backquote). `offset` is where the host part starts in the token.
+struct HostToken {
+  std::string_view host, pid;
+  std::size_t offset = 0;
+};
+
+std::optional<HostToken> split_host_token(std::string_view t) {
+  auto c2 = t.rfind(':');
+  if (c2 == std::string_view::npos || c2 == 0 || !all_digits(t.substr(c2 + 1))) return std::nullopt;
+  auto c1 = t.rfind(':', c2 - 1);
+  if (c1 == std::string_view::npos || !all_digits(t.substr(c1 + 1, c2 - c1 - 1))) return std::nullopt;
+  std::size_t h = c1;
+  while (h > 0 && is_host_char(t[h - 1])) --h;
+  return HostToken{t.substr(h, c1 - h), t.substr(c1 + 1, c2 - c1 - 1), h};
+}
+
+// Placeholders people type over their host names: "XXXXX", "xxx-xxx".
+bool is_masked_host(std::string_view h) {
+  return h.empty() || std::all_of(h.begin(), h.end(), [](char c) { return c == 'x' || c == 'X' || c == '-'; });
+}
+
+struct Prefix {
+  std::size_t start = 0;  // where the record begins in the scanned text
+  std::string_view host, pid;
+};
+
+// Walks back from a marker over "[dev]" (WARN/TRACE lines put "file:line
+// (func)" between) and "host:pid:tid". Without them the record starts at
+// the marker.
+Prefix parse_prefix(std::string_view text, Level level) {
+  Prefix p{text.size(), {}, {}};
+  int skippable = level == Level::Info ? 0 : 3;
+  std::size_t end = text.size();
+  for (int i = 0; i <= skippable; ++i) {
+    Token dev = previous_token(text, end);
+    if (dev.text.empty()) return p;
+    if (!is_dev_token(dev.text)) {
+      end = dev.start;
+      continue;
+    }
+    p.start = dev.start;
+    Token ht = previous_token(text, dev.start);
+    if (auto h = split_host_token(ht.text)) {
+      p.start = ht.start + h->offset;
+      p.host = is_masked_host(h->host) ? std::string_view() : h->host;
+      p.pid = h->pid;
+    }
+    return p;
+  }
+  return p;
+}
+
+struct Record {
+  Level level = Level::Info;
+  std::string_view host, pid, msg;
+};
+
+std::vector<Record> split_records(std::string_view line) {
+  std::vector<Marker> markers = find_markers(line);
+  std::vector<Prefix> prefixes;
+  std::size_t lo = 0;  // end of the previous marker: a record's prefix never reaches back past it
+  for (const Marker& m : markers) {
+    Prefix p = parse_prefix(line.substr(lo, m.pos - lo), m.level);
+    p.start += lo;
+    prefixes.push_back(p);
+    lo = m.pos + m.len;
+  }
+  std::vector<Record> out;
+  for (std::size_t i = 0; i < markers.size(); ++i) {
+    std::size_t from = markers[i].pos + markers[i].len;
+    std::size_t to = i + 1 < markers.size() ? prefixes[i + 1].start : line.size();
+    out.push_back({markers[i].level, prefixes[i].host, prefixes[i].pid, trim(line.substr(from, to - from))});
+  }
+  return out;
+}
+
+// Whether a "[dev]" token stands just before a marker (up to three tokens
+// back on WARN lines, for "file:line (func)").
+bool has_dev_before(std::string_view line, const Marker& m) {
+  std::size_t end = m.pos;
+  for (int i = 0; i < 4; ++i) {
+    Token t = previous_token(line, end);
+    if (t.text.empty()) return false;
+    if (is_dev_token(t.text)) return true;
+    if (m.level == Level::Info) return false;
+    end = t.start;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------- line content
+
+// "2.21.5+cuda12.4" / "2.21.5-HEAD:9a0e6a1" after "NCCL version" or
+// "RCCL version :". The numeric core must be a version.
+std::optional<std::string> version_token(std::string_view s) {
+  skip_spaces(s);
+  if (consume(s, ":")) skip_spaces(s);
+  std::size_t n = 0;
+  while (n < s.size() && !is_space(s[n]) && n < kMaxName) ++n;
+  std::string_view tok = s.substr(0, n);
+  while (!tok.empty() && (tok.back() == ',' || tok.back() == '.' || tok.back() == ';')) tok.remove_suffix(1);
+  std::size_t core = 0;
+  while (core < tok.size() && (is_digit(tok[core]) || tok[core] == '.')) ++core;
+  std::string_view numbers = tok.substr(0, core);
+  while (!numbers.empty() && numbers.back() == '.') numbers.remove_suffix(1);
+  if (numbers.empty() || !NcclVersion::parse(numbers)) return std::nullopt;
+  return std::string(tok);
+}
+
+std::optional<NcclVersion> version_core(std::string_view printed) {
+  std::size_t core = 0;
+  while (core < printed.size() && (is_digit(printed[core]) || printed[core] == '.')) ++core;
+  std::string_view numbers = printed.substr(0, core);
+  while (!numbers.empty() && numbers.back() == '.') numbers.remove_suffix(1);
+  return NcclVersion::parse(numbers);
+}
+
+// "7[1b000]" or "7": the rank, with the bus id / device in brackets dropped.
+std::optional<int> take_rank(std::string_view& s) {
+  auto rank = take_int(s);
+  if (!rank) return std::nullopt;
+  if (consume(s, "[")) {
+    auto close = s.find(']');
+    if (close == std::string_view::npos || close > 16) return std::nullopt;
+    if (!std::all_of(s.begin(), s.begin() + close, is_alnum)) return std::nullopt;
+    s.remove_prefix(close + 1);
+  }
+  return rank;
+}
+
+struct ParsedConn {
+  NcclConnection conn;
+  bool net = false;    // a NET/ connection (else intra-node)
+};
+
+// "/GDRDMA(PCI)/Shared/flush=None": flags after the device (and proxy).
+// Unknown tokens are skipped so newer releases still parse.
+void take_net_flags(std::string_view& s, NcclConnection& c) {
+  while (consume(s, "/")) {
+    std::size_t n = 0;
+    while (n < s.size() && (is_alnum(s[n]) || s[n] == '=' || s[n] == '_')) ++n;
+    std::string_view tok = s.substr(0, n);
+    s.remove_prefix(n);
+    if (tok == "GDRDMA") c.gdr = true;
+    if (tok == "Shared") c.shared = true;
+    if (consume(s, "(PCI)")) c.pci = true;
+  }
+}
+
+// "NET/<name>/<dev>[(<proxy>)][flags]". Plugin names may hold spaces
+// ("AWS Libfabric") but never '/'.
+bool take_net_spec(std::string_view s, NcclConnection& c) {
+  if (!consume(s, "NET/")) return false;
+  auto slash = s.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash > kMaxName) return false;
+  c.net = std::string(s.substr(0, slash));
+  s.remove_prefix(slash + 1);
+  auto dev = take_int(s);
+  if (!dev) return false;
+  c.dev = *dev;
+  if (consume(s, "(")) {
+    auto proxy = take_int(s);
+    if (!proxy || !consume(s, ")")) return false;
+    c.proxy_rank = *proxy;
+  }
+  take_net_flags(s, c);
+  return true;
+}
+
+bool is_intra_transport(std::string_view via) {
+  return via.starts_with("P2P/") || via.starts_with("SHM/") || via.starts_with("direct shared memory") ||
+         via.starts_with("NVLS");
+}
+
+// "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", "Ring 00 : 6 ->
+// 2 [send] via NET/IB/0", "Channel 01 : 0[7000] -> 1[a000] via P2P/IPC/read".
+std::optional<ParsedConn> parse_connection(std::string_view s) {
+  ParsedConn p;
+  if (!consume(s, "Channel ") && !consume(s, "Ring ")) return std::nullopt;
+  auto channel = take_int(s);
+  if (!channel) return std::nullopt;
+  p.conn.channel = *channel;
+  if (consume(s, "/")) {
+    auto k = take_int(s);
+    if (!k) return std::nullopt;
+    p.conn.conn_index = *k;
+  }
+  skip_spaces(s);
+  if (!consume(s, ":")) return std::nullopt;
+  skip_spaces(s);
+  auto from = take_rank(s);
+  skip_spaces(s);
+  if (!from || !consume(s, "->")) return std::nullopt;
+  skip_spaces(s);
+  auto to = take_rank(s);
+  if (!to) return std::nullopt;
+  p.conn.from_rank = *from;
+  p.conn.to_rank = *to;
+  skip_spaces(s);
+  bool send = consume(s, "[send]");
+  bool receive = !send && consume(s, "[receive]");
+  p.conn.side = receive ? NetSide::Receive : NetSide::Send;
+  skip_spaces(s);
+  if (!consume(s, "via ")) return std::nullopt;
+  skip_spaces(s);
+  if (send || receive) {
+    p.net = true;
+    if (!take_net_spec(s, p.conn)) return std::nullopt;
+    return p;
+  }
+  if (is_intra_transport(s)) return p;
+  return std::nullopt;
+}
+
+// A connection line cut short ("Channel 11/0 : 0[0] ->"): one arrow, and
+// either no "via" or a "via" that did not parse. Ring-order lines ("Ring
+// 00 : 7 -> 0 -> 1") have two arrows and no "via".
+bool looks_cut(std::string_view msg) {
+  if (!msg.starts_with("Channel ") && !msg.starts_with("Ring ")) return false;
+  auto arrow = msg.find("->");
+  if (arrow == std::string_view::npos) return false;
+  return contains(msg, " via ") || msg.find("->", arrow + 2) == std::string_view::npos;
+}
+
+// "NCCL_IB_HCA set to mlx5", "NCCL_IB_DISABLE set by environment to 0.".
+std::optional<NcclEnvEcho> parse_env_echo(std::string_view msg) {
+  if (!msg.starts_with("NCCL_") && !msg.starts_with("RCCL_")) return std::nullopt;
+  std::size_t n = 0;
+  while (n < msg.size() && (is_alnum(msg[n]) || msg[n] == '_')) ++n;
+  std::string_view name = msg.substr(0, n), rest = msg.substr(n);
+  if (!consume(rest, " set by environment to ") && !consume(rest, " set to ")) return std::nullopt;
+  std::string_view value = trim(rest);
+  // NCCL_PARAM prints integers as "%ld." — drop that period only.
+  if (value.size() > 1 && value.back() == '.') {
+    std::string_view number = value.substr(0, value.size() - 1);
+    if (number.starts_with("-")) number.remove_prefix(1);
+    if (all_digits(number)) value.remove_suffix(1);
+  }
+  return NcclEnvEcho{std::string(name), clip(value, 256), 0};
+}
+
+// NCCL_NET_GDR_LEVEL as ncclGetLevel reads it (nccl-spec §2.3): a
+// path-type name or a legacy integer (0 LOC, 1 PIX, 2 PXB, 3 PHB, 4+ SYS).
+enum class GdrLevelKind { Disables, Widens, Limits };
+
+GdrLevelKind gdr_level_kind(std::string_view v) {
+  if (all_digits(v)) {
+    if (v.size() > 3) return GdrLevelKind::Widens;
+    int n = std::stoi(std::string(v));
+    return n == 0 ? GdrLevelKind::Disables : n >= 3 ? GdrLevelKind::Widens : GdrLevelKind::Limits;
+  }
+  if (v == "LOC") return GdrLevelKind::Disables;
+  if (v == "PXN" || v == "PHB" || v == "SYS") return GdrLevelKind::Widens;
+  return GdrLevelKind::Limits;
+}
+
+// "[0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ..." and the 2.21-2.23 merged
+// form "[0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB}": the names after "[n]".
+std::vector<std::string_view> device_names(std::string_view list) {
+  if (auto oob = list.find("OOB "); oob != std::string_view::npos) list = list.substr(0, oob);
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i] != '[') continue;
+    std::string_view s = list.substr(i + 1);
+    if (!take_int(s) || !consume(s, "]")) continue;
+    while (!s.empty() && (s.front() == '=' || s.front() == '{' || is_space(s.front()))) s.remove_prefix(1);
+    std::size_t n = 0;
+    while (n < s.size() && !is_space(s[n]) && s[n] != ',' && s[n] != '}' && s[n] != ';' && s[n] != '[') ++n;
+    if (n > 0 && n <= kMaxName) out.push_back(s.substr(0, n));
+  }
+  return out;
+}
+
+// "NET/IB : ..." → "IB"; "" when the message does not start with NET/.
+std::string_view net_of_message(std::string_view msg) {
+  if (!consume(msg, "NET/")) return {};
+  std::size_t n = 0;
+  while (n < msg.size() && msg[n] != ' ' && msg[n] != ':' && n < kMaxName) ++n;
+  return msg.substr(0, n);
+}
+
+// "(distance 6 > 4)", "(distance 3 >= 2)", "(distance 8 > 5, read ...)".
+struct Distance {
+  int value = 0, limit = 0;
+  std::string op;
+};
+
+std::optional<Distance> parse_distance(std::string_view s) {
+  auto p = s.find("distance ");
+  if (p == std::string_view::npos) return std::nullopt;
+  s.remove_prefix(p + 9);
+  Distance d;
+  auto value = take_int(s);
+  skip_spaces(s);
+  for (std::string_view op : {">=", "<=", ">", "<"})
+    if (consume(s, op)) {
+      d.op = op;
+      break;
+    }
+  skip_spaces(s);
+  auto limit = take_int(s);
+  if (!value || !limit || d.op.empty()) return std::nullopt;
+  d.value = *value;
+  d.limit = *limit;
+  return d;
+}
+
+// One line number per occurrence: the first few kept, all counted.
+struct Evidence {
+  std::vector<std::size_t> lines;
+  std::size_t count = 0;
+  void add(std::size_t line) {
+    ++count;
+    if (lines.size() < kEvidenceLines) lines.push_back(line);
+  }
+};
+
+std::vector<std::size_t> merge_lines(std::vector<std::size_t> a, const std::vector<std::size_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  if (a.size() > kEvidenceLines) a.resize(kEvidenceLines);
+  return a;
+}
+
+using ConnKey = std::tuple<int, int, int, int, int, int, int, std::string, std::string, std::string>;
+
+ConnKey key_of(const NcclConnection& c, std::string_view pid) {
+  return {c.channel, c.conn_index, c.from_rank, c.to_rank, static_cast<int>(c.side),
+          c.dev,     c.proxy_rank.value_or(-1), c.net, c.host, std::string(pid)};
+}
+
+void add_name(std::vector<std::string>& names, std::string_view name) {
+  if (name.empty() || names.size() >= kMaxNames) return;
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- public
+
+std::string nccl_distance_name(const NcclVersion& v, int value) {
+  using P = NcclPath;
+  // nccl-spec §1.1: each row is the enum of a version range, from value 0.
+  static const std::vector<P> k26 = {P::LOC, P::NVL, P::PIX, P::PXB, P::PHB, P::SYS, P::NET};
+  static const std::vector<P> k28 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB, P::PHB, P::SYS};
+  static const std::vector<P> k212 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB, P::PXN, P::PHB, P::SYS};
+  static const std::vector<P> k218 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB,
+                                      P::PXN, P::PHB, P::SYS, P::NET, P::DIS};
+  static const std::vector<P> k226 = {P::LOC, P::NVL, P::NVB, P::C2C, P::PIX, P::PXB,
+                                      P::PXN, P::PHB, P::SYS, P::NET, P::DIS};
+  static const std::vector<P> k2273 = {P::LOC, P::NVL, P::NVB, P::C2C, P::PIX, P::PXB,
+                                       P::PXN, P::P2C, P::PHB, P::SYS, P::NET, P::DIS};
+  static const std::vector<P> k2275 = {P::LOC, P::NVL, P::NVB, P::C2C, P::PIX, P::PXB,
+                                       P::P2C, P::PXN, P::PHB, P::SYS, P::NET, P::DIS};
+  if (value < 0) return "?";
+  if (v < NcclVersion{2, 6, 0}) {
+    // The old netDistance scale, which has NODE and no NcclPath for it.
+    static const std::array<const char*, 5> kOld = {"PIX", "PXB", "PHB", "NODE", "SYS"};
+    return value < static_cast<int>(kOld.size()) ? kOld[value] : "?";
+  }
+  const std::vector<P>& table = v < NcclVersion{2, 8, 0}     ? k26
+                                : v < NcclVersion{2, 12, 0}  ? k28
+                                : v < NcclVersion{2, 18, 0}  ? k212
+                                : v < NcclVersion{2, 26, 0}  ? k218
+                                : v < NcclVersion{2, 27, 0}  ? k226
+                                : v < NcclVersion{2, 27, 5}  ? k2273
+                                                             : k2275;
+  return value < static_cast<int>(table.size()) ? nccl_path_name(table[value]) : "?";
+}
+
+const char* gdr_verdict_name(GdrVerdict v) {
+  switch (v) {
+    case GdrVerdict::Yes: return "yes";
+    case GdrVerdict::No: return "no";
+    case GdrVerdict::Partial: return "partial";
+    case GdrVerdict::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+const char* net_side_name(NetSide s) { return s == NetSide::Send ? "send" : "receive"; }
+
+const NcclReason* NcclLogReport::reason(std::string_view code) const {
+  for (const auto& r : reasons)
+    if (r.code == code) return &r;
+  return nullptr;
+}
+
+const NcclEnvEcho* NcclLogReport::env_value(std::string_view name) const {
+  for (const auto& e : env)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+bool looks_like_nccl_log(std::string_view head) {
+  head = head.substr(0, std::min<std::size_t>(head.size(), 256 * 1024));
+  while (!head.empty()) {
+    auto nl = head.find('\n');
+    std::string_view line = head.substr(0, nl);
+    head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+    for (const Marker& m : find_markers(line))
+      if (has_dev_before(line, m)) return true;
+    for (std::string_view tag : {"NCCL version ", "RCCL version"})
+      if (auto p = line.find(tag); p != std::string_view::npos && version_token(line.substr(p + tag.size())))
+        return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------ state
+
+struct NcclLogParser::State {
+  std::optional<NcclVersion> assumed, current;
+  std::size_t line_no = 0, records = 0, cut_lines = 0, intra = 0;
+  std::vector<std::string> versions, hosts, devices, interfaces;
+  std::set<std::string> glued_hosts;  // "-1node7": a host with another writer's text in front
+  bool rccl = false;
+
+  std::map<ConnKey, std::size_t> conn_index;
+  std::vector<NcclConnection> conns;
+  std::size_t conns_dropped = 0;
+
+  int max_nranks = 0;
+  std::set<int> ranks_seen;
+
+  // Which network was used, and the fallback evidence.
+  std::string using_network, internal_network;
+  bool ib_using = false, using_socket = false, using_other = false;
+  Evidence using_socket_lines, ib_unavailable;
+  std::map<std::string, std::pair<std::string, std::size_t>> socket_causes;  // key → (text, line)
+
+  // Explicit statements, for logs without connection lines.
+  std::size_t explicit_disabled = 0, distance_enabled = 0, hca_enabled = 0;
+
+  std::vector<NcclReason> reasons;
+  std::map<std::string, std::size_t> reason_index;
+  std::vector<NcclEnvEcho> env;
+  std::set<std::pair<std::string, std::string>> env_seen;
+  std::vector<NcclRingSummary> summaries;
+
+  void feed(std::string_view line);
+  void on_bare_line(std::string_view line);
+  void on_record(const Record& r);
+  bool on_connection(const Record& r);
+  void on_version(std::string_view printed);
+  void on_env(NcclEnvEcho e);
+  void on_gdr_statement(std::string_view msg);
+  void on_warning(std::string_view msg);
+  void on_network_info(std::string_view msg);
+  void add_reason(const std::string& code, const std::string& key, const std::string& message);
+  void add_cause(const std::string& key, std::string text);
+  void ib_failed(const std::string& key, std::string text);
+  void add_host(std::string_view host);
+  void add_rank(int rank);
+  std::string resolve_host(const std::string& host) const;
+
+  NcclLogReport report() const;
+  void finish_socket(NcclLogReport& r) const;
+  void finish_verdict(NcclLogReport& r) const;
+  void finish_sides(NcclLogReport& r) const;
+  std::string transport() const;
+  bool socket_used() const;
+};
+
+void NcclLogParser::State::add_reason(const std::string& code, const std::string& key, const std::string& message) {
+  std::string id = code + "\n" + key;
+  auto it = reason_index.find(id);
+  if (it == reason_index.end()) {
+    if (reasons.size() >= kMaxReasons) return;
+    it = reason_index.emplace(id, reasons.size()).first;
+    reasons.push_back({code, message, {}, 0});
+  }
+  NcclReason& r = reasons[it->second];
+  ++r.count;
+  if (r.lines.size() < kEvidenceLines) r.lines.push_back(line_no);
+}
+
+void NcclLogParser::State::add_cause(const std::string& key, std::string text) {
+  if (!socket_causes.count(key)) socket_causes[key] = {std::move(text), line_no};
+}
+
+// The IB transport could not start: without another network NCCL falls
+// back to sockets.
+void NcclLogParser::State::ib_failed(const std::string& key, std::string text) {
+  ib_unavailable.add(line_no);
+  add_cause(key, std::move(text));
+}
+
+void NcclLogParser::State::add_host(std::string_view host) {
+  if (host.starts_with("-") || host.starts_with("_")) {
+    if (glued_hosts.size() < kMaxNames) glued_hosts.emplace(host);
+  } else if (hosts.size() < kMaxNames && !host.empty() &&
+             std::find(hosts.begin(), hosts.end(), host) == hosts.end()) {
+    hosts.emplace_back(host);
+  }
+}
+
+// Host names cannot start with '-': such a name has the tail of another
+// writer's text glued in front ("-1" + "node7"). It is the known host it
+// ends with, else the name without the leading junk.
+std::string NcclLogParser::State::resolve_host(const std::string& host) const {
+  if (!glued_hosts.count(host)) return host;
+  for (const auto& h : hosts)
+    if (host.ends_with(h)) return h;
+  auto start = host.find_first_not_of("-_");
+  return start == std::string::npos ? std::string() : host.substr(start);
+}
+
+void NcclLogParser::State::add_rank(int rank) {
+  if (ranks_seen.size() < kMaxRanks) ranks_seen.insert(rank);
+}
+
+void NcclLogParser::State::feed(std::string_view line) {
+  ++line_no;
+  while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::vector<Record> recs = split_records(line);
+  if (recs.empty()) return on_bare_line(line);
+  for (const Record& r : recs) {
+    ++records;
+    add_host(r.host);
+    on_record(r);
+  }
+}
+
+// Lines without a marker: the bare "NCCL version" line (NCCL_DEBUG=VERSION
+// or rank 0 of old releases), RCCL's version block, nccl-tests' rank list.
+void NcclLogParser::State::on_bare_line(std::string_view line) {
+  if (auto p = line.find("NCCL version "); p != std::string_view::npos)
+    if (auto v = version_token(line.substr(p + 13))) on_version(*v);
+  if (auto p = line.find("RCCL version"); p != std::string_view::npos) {
+    rccl = true;
+    if (auto v = version_token(line.substr(p + 12))) on_version(*v);
+  }
+  if (contains(line, "Librccl path")) rccl = true;
+  // "#  Rank  0 Group  0 Pid 123 on node01 device  0 [0000:19:00] ..."
+  std::string_view t = trim(line);
+  if (t.starts_with("#") && contains(t, "Rank") && contains(t, " device ")) {
+    if (auto on = t.find(" on "); on != std::string_view::npos) {
+      std::string_view rest = t.substr(on + 4);
+      skip_spaces(rest);
+      std::size_t n = 0;
+      while (n < rest.size() && is_host_char(rest[n])) ++n;
+      if (!is_masked_host(rest.substr(0, n))) add_host(rest.substr(0, n));
+    }
+  }
+}
+
+void NcclLogParser::State::on_version(std::string_view printed) {
+  if (auto v = version_core(printed)) current = *v;
+  if (versions.size() < kMaxNames && std::find(versions.begin(), versions.end(), printed) == versions.end())
+    versions.emplace_back(printed);
+}
+
+void NcclLogParser::State::on_record(const Record& r) {
+  std::string_view msg = r.msg;
+  if (msg.starts_with("NCCL version ")) {
+    if (auto v = version_token(msg.substr(13))) on_version(*v);
+    return;
+  }
+  if (contains(msg, "RCCL version") || contains(msg, "librccl") || msg.starts_with("RCCL:")) {
+    rccl = true;
+    if (auto p = msg.find("RCCL version"); p != std::string_view::npos)
+      if (auto v = version_token(msg.substr(p + 12))) on_version(*v);
+  }
+  for (std::string_view tag : {"nranks ", "nRanks "})
+    if (auto p = msg.find(tag); p != std::string_view::npos) {
+      std::string_view rest = msg.substr(p + tag.size());
+      if (auto n = take_int(rest)) max_nranks = std::max(max_nranks, *n);
+    }
+  if (r.level == Level::Warn) on_warning(msg);
+  if (on_connection(r)) return;
+  if (auto e = parse_env_echo(msg)) return on_env(std::move(*e));
+  if (contains(msg, "GPU Direct RDMA ")) return on_gdr_statement(msg);
+  if (r.level != Level::Warn && (contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection")))
+    on_warning(msg);
+  on_network_info(msg);
+}
+
+bool NcclLogParser::State::on_connection(const Record& r) {
+  auto parsed = parse_connection(r.msg);
+  if (!parsed) {
+    if (looks_cut(r.msg)) ++cut_lines;
+    return r.msg.starts_with("Channel ") || r.msg.starts_with("Ring ");
+  }
+  add_rank(parsed->conn.from_rank);
+  add_rank(parsed->conn.to_rank);
+  if (!parsed->net) {
+    ++intra;
+    return true;
+  }
+  NcclConnection c = std::move(parsed->conn);
+  c.host = std::string(r.host);
+  c.line = line_no;
+  ConnKey key = key_of(c, r.pid);
+  if (conn_index.count(key)) return true;
+  if (conns.size() >= kMaxConnections) {
+    ++conns_dropped;
+    return true;
+  }
+  conn_index.emplace(std::move(key), conns.size());
+  conns.push_back(std::move(c));
+  return true;
+}
+
+void NcclLogParser::State::on_env(NcclEnvEcho e) {
+  e.line = line_no;
+  const std::string& v = e.value;
+  if (e.name == "NCCL_NET_GDR_LEVEL" || e.name == "NCCL_IB_GDR_LEVEL") {
+    switch (gdr_level_kind(v)) {
+      case GdrLevelKind::Disables:
+        ++explicit_disabled;
+        add_reason("gdr_disabled_env", v, e.name + "=" + v + " turns GPUDirect RDMA off for every GPU/NIC pair");
+        break;
+      case GdrLevelKind::Widens:
+        add_reason("gdr_forced", v,
+                   e.name + "=" + v + " allows GPUDirect RDMA beyond NCCL's default distance (PXB): "
+                   "GDR over a CPU path may be slower than staging through host memory");
+        break;
+      case GdrLevelKind::Limits:
+        add_reason("gdr_level_env", v, e.name + "=" + v + " sets the largest GPU-NIC distance for GPUDirect RDMA");
+        break;
+    }
+  }
+  if (e.name == "NCCL_NET_GDR_READ" && v == "0")
+    add_reason("gdr_read_disabled", v, "NCCL_NET_GDR_READ=0: send-side GPUDirect RDMA (NIC reads GPU memory) is off");
+  if (e.name == "NCCL_IB_DISABLE" && v == "1") ib_failed("ib_disable", "NCCL_IB_DISABLE=1 set by environment");
+  if (e.name == "NCCL_NET" && icontains(v, "socket")) add_cause("net_env", "NCCL_NET=" + v + " set by environment");
+  add_reason("env", e.name + "=" + v, e.name + "=" + v + " (echoed by NCCL)");
+  if (env.size() < kMaxEnv && env_seen.insert({e.name, v}).second) env.push_back(std::move(e));
+}
+
+// "GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)" (<= 2.12),
+// "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'" (2.13+),
+// "GPU Direct RDMA Disabled for GPU 42000 / HCA 0 (distance 6 > 4)".
+void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
+  std::string_view net = net_of_message(msg);
+  std::string_view s = msg.substr(msg.find("GPU Direct RDMA ") + 16);
+  consume(s, "(DMABUF) ");
+  bool enabled = consume(s, "Enabled") || consume(s, "enabled");
+  bool disabled = !enabled && (consume(s, "Disabled") || consume(s, "disabled"));
+  skip_spaces(s);
+  consume(s, "for ");
+  if (s.starts_with("HCA")) {
+    if (enabled) ++hca_enabled;
+    if (!disabled || net == "Socket") return;
+    ++explicit_disabled;
+    bool old = contains(s, "(no module)");
+    add_reason("gdr_disabled_no_module", old ? "old" : "new",
+               old ? "NET/" + std::string(net) + " found no GPU peer-memory module (nv_peer_mem / nvidia_peermem): "
+                     "GPUDirect RDMA is off for this NIC"
+                   : "NET/" + std::string(net) + " reports GPUDirect RDMA disabled for this NIC: no peer-memory "
+                     "module (nvidia_peermem) registered and no usable DMA-BUF");
+    return;
+  }
+  if (!s.starts_with("GPU")) return;
+  if (enabled) {
+    ++distance_enabled;
+    return;
+  }
+  auto d = parse_distance(s);
+  if (!disabled || !d) return;
+  ++explicit_disabled;
+  std::string text = "GPUDirect RDMA disabled by GPU-NIC distance: " + std::to_string(d->value);
+  std::optional<NcclVersion> v = current ? current : assumed;
+  if (v) {
+    text += " (" + nccl_distance_name(*v, d->value) + ") " + d->op + " " + std::to_string(d->limit) + " (" +
+            nccl_distance_name(*v, d->limit) + ") in NCCL " + v->str() + " path types";
+  } else {
+    text += " " + d->op + " " + std::to_string(d->limit) +
+            " (path-type numbers depend on the NCCL version, which the log does not print)";
+  }
+  add_reason("gdr_distance", std::to_string(d->value) + d->op + std::to_string(d->limit), text);
+}
+
+// WARN lines (and the 2.30 IB completion hint): ACS, GID, other NET errors.
+void NcclLogParser::State::on_warning(std::string_view msg) {
+  bool prot = contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection") ||
+              contains_word(msg, "ACS") ||
+              (icontains(msg, "completion") && (contains(msg, "error 4,") || contains(msg, "status=4 ")));
+  if (prot) {
+    add_reason("acs_hint", "",
+               "the NIC hit a local protection error (IB completion status 4): with GPUDirect RDMA this usually "
+               "means PCIe ACS or the IOMMU redirects peer-to-peer traffic; NCCL_NET_GDR_LEVEL=LOC confirms it");
+    return;
+  }
+  if (contains_word(msg, "GID") || icontains(msg, "gid index")) {
+    add_reason("roce_gid", "", "RoCE GID problem: " + clip(msg) + " (check NCCL_IB_GID_INDEX / RoCE v2 GIDs)");
+    return;
+  }
+  if (msg.starts_with("NET/") || contains(msg, "NET/IB")) {
+    add_reason("net_error", "", "network transport warning: " + clip(msg));
+    return;
+  }
+  add_reason("nccl_warn", "", "NCCL warning: " + clip(msg));
+}
+
+// Network choice, device lists, fallback causes, plugin GDR statements.
+void NcclLogParser::State::on_network_info(std::string_view msg) {
+  if (consume(msg, "Using network ")) {
+    std::string name = clip(trim(msg), kMaxName);
+    using_network = name;
+    if (name == "Socket") {
+      using_socket = true;
+      using_socket_lines.add(line_no);
+    } else {
+      using_other = true;
+    }
+    return;
+  }
+  if (consume(msg, "Using internal Network ")) {  // 2.3
+    internal_network = clip(trim(msg), kMaxName);
+    return;
+  }
+  std::string_view net = net_of_message(msg);
+  if (!net.empty() && contains(msg, "Using [")) {
+    auto names = device_names(msg.substr(msg.find("Using [") + 6));
+    for (auto n : names) add_name(net == "Socket" ? interfaces : devices, n);
+    if (net != "Socket" && !names.empty()) ib_using = true;
+  } else if (msg.starts_with("NET/IB: [") && !contains(msg, "provider=")) {  // 2.3: one device a line
+    for (auto n : device_names(msg.substr(7))) add_name(devices, n);
+    ib_using = true;
+  }
+  if (msg.starts_with("NET/IB : No device found")) ib_failed("no_device", "NET/IB : No device found.");
+  if (msg.starts_with("NET/IB : No IP interface found")) ib_failed("no_ip", "NET/IB : No IP interface found.");
+  if (msg.starts_with("Failed to open libibverbs"))
+    ib_failed("libibverbs", "libibverbs could not be loaded (" + clip(msg) + ")");
+  if (msg.starts_with("Failed to initialize NET plugin"))
+    ib_failed("plugin", "the NET plugin failed to initialize (" + clip(msg) + ")");
+  if (net == "OFI" && (icontains(msg, "disabling GDR") || icontains(msg, "GDR disabled"))) {
+    ++explicit_disabled;
+    add_reason("gdr_disabled_plugin", "ofi", "the network plugin turned GPUDirect RDMA off: " + clip(msg));
+  }
+  // "Connected all rings, use ring PXN 0 GDR 1" (2.24+)
+  if (consume(msg, "Connected all rings, use ring PXN ")) {
+    auto pxn = take_int(msg);
+    if (!pxn || !consume(msg, " GDR ")) return;
+    auto gdr = take_int(msg);
+    if (!gdr) return;
+    for (auto& s : summaries)
+      if (s.pxn == *pxn && s.gdr == *gdr) {
+        ++s.count;
+        return;
+      }
+    if (summaries.size() < kMaxSummaries) summaries.push_back({*pxn, *gdr, line_no, 1});
+  }
+}
+
+// ----------------------------------------------------------------- finish
+
+bool NcclLogParser::State::socket_used() const {
+  for (const auto& c : conns)
+    if (c.net == "Socket") return true;
+  if (using_socket) return true;
+  // <= 2.6 print no "Using network", and excerpts may miss it: IB failing
+  // to start, with no other network in sight, is the evidence.
+  return ib_unavailable.count > 0 && !ib_using && !using_other && internal_network.empty();
+}
+
+std::string NcclLogParser::State::transport() const {
+  if (!conns.empty()) {
+    std::map<std::string, std::size_t> count;
+    for (const auto& c : conns) ++count[c.net];
+    std::string best = conns.front().net;
+    for (const auto& [net, n] : count)
+      if (n > count[best]) best = net;
+    return best;
+  }
+  if (!using_network.empty()) return using_network;
+  if (!internal_network.empty()) return internal_network;
+  if (socket_used()) return "Socket";
+  if (ib_using) return "IB";
+  return "";
+}
+
+void NcclLogParser::State::finish_socket(NcclLogReport& r) const {
+  if (!socket_used()) return;
+  std::vector<std::size_t> lines = merge_lines(using_socket_lines.lines, ib_unavailable.lines);
+  std::size_t count = using_socket_lines.count + ib_unavailable.count;
+  for (const auto& c : r.connections)
+    if (c.net == "Socket") {
+      lines = merge_lines(lines, {c.line});
+      ++count;
+    }
+  std::string message = "NCCL used the Socket (TCP) transport, which never uses GPUDirect RDMA";
+  std::string causes;
+  for (const auto& [key, cause] : socket_causes) {
+    causes += (causes.empty() ? "" : "; ") + cause.first;
+    lines = merge_lines(lines, {cause.second});
+  }
+  if (!causes.empty()) message += "; cause: " + causes;
+  r.reasons.push_back({"socket_fallback", message, lines, std::max(count, lines.size())});
+}
+
+void NcclLogParser::State::finish_verdict(NcclLogReport& r) const {
+  std::size_t n = r.net_connections, g = r.gdr_connections;
+  auto n_s = std::to_string(n), g_s = std::to_string(g);
+  if (n > 0) {
+    r.verdict = g == n ? GdrVerdict::Yes : g == 0 ? GdrVerdict::No : GdrVerdict::Partial;
+    r.verdict_why = g_s + " of " + n_s + " network connections use GDRDMA";
+    return;
+  }
+  if (socket_used()) {
+    r.verdict = GdrVerdict::No;
+    r.verdict_why = "no connection lines, but NCCL fell back to the Socket transport";
+  } else if (explicit_disabled > 0 && distance_enabled > 0) {
+    r.verdict = GdrVerdict::Partial;
+    r.verdict_why = "no connection lines; GPU Direct RDMA is enabled for some GPU/NIC pairs and disabled for others";
+  } else if (explicit_disabled > 0) {
+    r.verdict = GdrVerdict::No;
+    r.verdict_why = "no connection lines; the log states GPU Direct RDMA is disabled";
+  } else {
+    r.verdict = GdrVerdict::Unknown;
+    r.verdict_why = r.intra_node_lines > 0 ? "only intra-node (P2P/SHM) connection lines"
+                                           : "no network connection lines and no GPU Direct RDMA statement";
+    if (distance_enabled > 0 || hca_enabled > 0)
+      r.verdict_why += "; the GPU Direct RDMA Enabled lines state capability, not what the connections used";
+  }
+}
+
+// Send/receive asymmetry and the hosts (or ranks) lacking GDR.
+void NcclLogParser::State::finish_sides(NcclLogReport& r) const {
+  std::size_t send = 0, send_gdr = 0, recv = 0, recv_gdr = 0;
+  std::vector<std::size_t> send_lines, bad_lines;
+  std::set<std::string> bad_hosts;
+  std::set<int> bad_ranks;
+  for (const auto& c : r.connections) {
+    bool is_send = c.side == NetSide::Send;
+    (is_send ? send : recv) += 1;
+    (is_send ? send_gdr : recv_gdr) += c.gdr ? 1 : 0;
+    if (is_send && send_lines.size() < kEvidenceLines) send_lines.push_back(c.line);
+    if (c.gdr) continue;
+    if (bad_lines.size() < kEvidenceLines) bad_lines.push_back(c.line);
+    if (!c.host.empty()) bad_hosts.insert(c.host);
+    bad_ranks.insert(is_send ? c.from_rank : c.to_rank);  // the rank that printed it
+  }
+  if (recv > 0 && recv_gdr == recv && send > 0 && send_gdr == 0)
+    r.reasons.push_back({"send_side_no_gdr",
+                         "receives use GDRDMA but sends do not: GPUDirect RDMA reads are off (NCCL <= 2.18 enables them "
+                         "only for GPUs with an NVLink peer, 2.19+ for Ampere and newer; or NCCL_NET_GDR_READ=0)",
+                         send_lines, send});
+  if (r.verdict != GdrVerdict::Partial) return;
+  std::string who;
+  if (!bad_hosts.empty()) {
+    for (const auto& h : bad_hosts) who += (who.empty() ? "" : ", ") + h;
+    who = "hosts " + who;
+  } else {
+    for (int k : bad_ranks) who += (who.empty() ? "" : ", ") + std::to_string(k);
+    who = "ranks " + who;
+  }
+  r.reasons.push_back({"partial_nodes", "connections without GDRDMA on " + who, bad_lines,
+                       r.net_connections - r.gdr_connections});
+}
+
+NcclLogReport NcclLogParser::State::report() const {
+  NcclLogReport r;
+  r.versions = versions;
+  if (!versions.empty()) r.nccl_version = versions.front();
+  r.rccl = rccl;
+  r.ranks = max_nranks > 0 ? max_nranks : static_cast<int>(ranks_seen.size());
+  r.hosts = hosts;
+  for (const auto& g : glued_hosts) add_name(r.hosts, resolve_host(g));
+  std::sort(r.hosts.begin(), r.hosts.end());
+  r.net_devices = devices;
+  r.socket_interfaces = interfaces;
+  r.connections = conns;
+  for (auto& c : r.connections) c.host = resolve_host(c.host);
+  r.net_connections = conns.size();
+  r.gdr_connections = static_cast<std::size_t>(std::count_if(conns.begin(), conns.end(), [](const auto& c) { return c.gdr; }));
+  r.intra_node_lines = intra;
+  r.connections_dropped = conns_dropped;
+  r.ring_summaries = summaries;
+  r.net_transport = transport();
+  r.reasons = reasons;
+  r.env = env;
+  r.lines = line_no;
+  r.records = records;
+  r.cut_lines = cut_lines;
+  finish_socket(r);
+  finish_verdict(r);
+  finish_sides(r);
+  return r;
+}
+
+// ------------------------------------------------------------------ parser
+
+NcclLogParser::NcclLogParser(std::optional<NcclVersion> assumed) : state_(std::make_unique<State>()) {
+  state_->assumed = assumed;
+}
+NcclLogParser::~NcclLogParser() = default;
+NcclLogParser::NcclLogParser(NcclLogParser&&) noexcept = default;
+NcclLogParser& NcclLogParser::operator=(NcclLogParser&&) noexcept = default;
+
+void NcclLogParser::feed(std::string_view line) { state_->feed(line); }
+
+NcclLogReport NcclLogParser::finish() const { return state_->report(); }
+
+NcclLogReport parse_nccl_log(std::string_view text, std::optional<NcclVersion> assumed) {
+  NcclLogParser parser(assumed);
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    parser.feed(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return parser.finish();
+}
+
+}  // namespace gdrcheck
