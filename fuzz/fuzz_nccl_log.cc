@@ -25,8 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(r.connections.size() <= kNcclMaxConnections);
   if (r.net_connections > 0) {
     GdrVerdict want = r.gdr_connections == r.net_connections ? GdrVerdict::Yes
-                      : r.gdr_connections == 0              ? GdrVerdict::No
-                                                            : GdrVerdict::Partial;
+                      : r.gdr_connections == 0               ? GdrVerdict::No
+                                                             : GdrVerdict::Partial;
     check(r.verdict == want);
   }
   for (const auto& c : r.connections) check(c.line >= 1 && c.line <= r.lines);

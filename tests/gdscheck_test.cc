@@ -24,7 +24,9 @@ std::string slurp(const std::string& name) {
   return ss.str();
 }
 
-GdscheckReport load(const std::string& name) { return parse_gdscheck(slurp(name)); }
+GdscheckReport load(const std::string& name) {
+  return parse_gdscheck(slurp(name));
+}
 
 bool has(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
@@ -94,7 +96,7 @@ TEST(GdscheckReal, BetaLayoutP400) {
   EXPECT_TRUE(has(r.supported, "NVMe"));
   EXPECT_TRUE(has(r.unsupported, "USERSPACE RDMA"));
   EXPECT_TRUE(has(r.unsupported, "LUSTRE"));
-  EXPECT_EQ(r.peerdirect, true);  // "--MOFED peer direct  : enabled"
+  EXPECT_EQ(r.peerdirect, true);    // "--MOFED peer direct  : enabled"
   EXPECT_EQ(r.compat_mode, false);  // "properties.use_compat_mode : 0"
   ASSERT_EQ(r.gpus.size(), 1u);
   EXPECT_EQ(r.gpus[0].name, "Quadro P400");
@@ -179,10 +181,10 @@ TEST(GdscheckReal, GdsNvidiaFs8MarkdownFlattened) {
 }
 
 TEST(GdscheckReal, EveryRealFileIsDetected) {
-  for (const char* name : {"onizuka-gds-1.0.0.82-p1000.txt", "onizuka-beta-0.9.1.5-p400.txt",
-                           "onizuka-beta-0.9.1.5-k1200-failed.txt", "aikitoria-15-gds-1.16.0-compat-tokens-cut.txt",
-                           "gds-nvidia-fs-75-gds-1.14-h200-cut.txt", "gds-nvidia-fs-77-gds-1.16.1-trace-env-cut.txt",
-                           "gds-nvidia-fs-8-markdown-flattened-cut.txt"})
+  for (const char* name :
+       {"onizuka-gds-1.0.0.82-p1000.txt", "onizuka-beta-0.9.1.5-p400.txt", "onizuka-beta-0.9.1.5-k1200-failed.txt",
+        "aikitoria-15-gds-1.16.0-compat-tokens-cut.txt", "gds-nvidia-fs-75-gds-1.14-h200-cut.txt",
+        "gds-nvidia-fs-77-gds-1.16.1-trace-env-cut.txt", "gds-nvidia-fs-8-markdown-flattened-cut.txt"})
     EXPECT_TRUE(looks_like_gdscheck(slurp(name))) << name;
 }
 
@@ -208,8 +210,8 @@ TEST(GdscheckSynthetic, Gds113LayoutWithPerGpuIommuAndAcs) {
 
 TEST(GdscheckSynthetic, Gds116RouteTokens) {
   GdscheckReport r = load("synthetic-gds-1.16-route-tokens.txt");
-  EXPECT_TRUE(has(r.supported, "NVMe"));           // nvfs, p2pdma, compat
-  EXPECT_TRUE(has(r.supported, "WekaFS"));         // nvidia_peermem, compat
+  EXPECT_TRUE(has(r.supported, "NVMe"));                // nvfs, p2pdma, compat
+  EXPECT_TRUE(has(r.supported, "WekaFS"));              // nvidia_peermem, compat
   EXPECT_TRUE(has(r.supported, "IBM Spectrum Scale"));  // dmabuf
   EXPECT_EQ(r.compat_only, std::vector<std::string>{"SCSI"});
   EXPECT_EQ(r.unsupported, std::vector<std::string>{"VIRTIOFS"});
@@ -221,16 +223,16 @@ TEST(GdscheckSynthetic, Gds116RouteTokens) {
 // ------------------------------------------------------------- quirks
 
 TEST(GdscheckQuirks, AllowCompatModeWinsOverOldName) {
-  GdscheckReport r =
-      parse_gdscheck(" properties.allow_compat_mode : false\n properties.use_compat_mode : true\n");
+  GdscheckReport r = parse_gdscheck(" properties.allow_compat_mode : false\n properties.use_compat_mode : true\n");
   EXPECT_EQ(r.compat_mode, false);
   GdscheckReport s = parse_gdscheck(" properties.use_compat_mode : true\n properties.allow_compat_mode : false\n");
   EXPECT_EQ(s.compat_mode, false);
 }
 
 TEST(GdscheckQuirks, MarkdownBoldAndNvidiaFsStatsPeerDirect) {
-  GdscheckReport r = parse_gdscheck(" **NVMe               : Unsupported**\n **--Mellanox PeerDirect : Disabled**\n"
-                                    "Mellanox PeerDirect Supported: True\n");
+  GdscheckReport r = parse_gdscheck(
+      " **NVMe               : Unsupported**\n **--Mellanox PeerDirect : Disabled**\n"
+      "Mellanox PeerDirect Supported: True\n");
   EXPECT_EQ(r.unsupported, std::vector<std::string>{"NVMe"});
   EXPECT_EQ(r.peerdirect, true);  // the later stats line
 }
@@ -274,8 +276,10 @@ TEST(GdscheckGarbage, EmptyAndUnrelatedText) {
 
 TEST(GdscheckGarbage, ListsAreCapped) {
   std::string text;
-  for (int i = 0; i < 1000; ++i) text += "T" + std::to_string(i) + " : Supported\nproperties.k" + std::to_string(i) + " : 1\n";
-  for (int i = 0; i < 1000; ++i) text += "GPU index " + std::to_string(i % 50) + " X bar:1 bar size (MiB):1 supports GDS\n";
+  for (int i = 0; i < 1000; ++i)
+    text += "T" + std::to_string(i) + " : Supported\nproperties.k" + std::to_string(i) + " : 1\n";
+  for (int i = 0; i < 1000; ++i)
+    text += "GPU index " + std::to_string(i % 50) + " X bar:1 bar size (MiB):1 supports GDS\n";
   GdscheckReport r = parse_gdscheck(text);
   EXPECT_LE(r.transports.size(), 256u);
   EXPECT_LE(r.supported.size(), 256u);
@@ -285,8 +289,10 @@ TEST(GdscheckGarbage, ListsAreCapped) {
 
 TEST(GdscheckGarbage, HostileValues) {
   GdscheckReport r = parse_gdscheck(
-      "GPU index 99999999999999999999 X\nGPU index -1 Y\nGPU 7\nGPU index 1 Z bar:1 bar size (MiB):999999999999999999999 "
-      "supports GDS\n: : :\n" + std::string(10000, ':') + "\nGDS release version:\n");
+      "GPU index 99999999999999999999 X\nGPU index -1 Y\nGPU 7\nGPU index 1 Z bar:1 bar size "
+      "(MiB):999999999999999999999 "
+      "supports GDS\n: : :\n" +
+      std::string(10000, ':') + "\nGDS release version:\n");
   ASSERT_EQ(r.gpus.size(), 2u);  // "GPU 7" and index 1
   EXPECT_FALSE(r.gpus[1].bar1_mib.has_value());
   EXPECT_EQ(r.gds_version, "");
@@ -294,7 +300,8 @@ TEST(GdscheckGarbage, HostileValues) {
 
 TEST(GdscheckGarbage, RandomBytesNeverCrash) {
   std::mt19937 rng(3);
-  std::string alphabet = "GPU index 0 bar:1 (MiB):256 supports GDS\n:--PeerDirect properties.IOMMU=Supportedcompat,nvfs";
+  std::string alphabet =
+      "GPU index 0 bar:1 (MiB):256 supports GDS\n:--PeerDirect properties.IOMMU=Supportedcompat,nvfs";
   for (int round = 0; round < 300; ++round) {
     std::string text;
     for (int i = 0; i < 3000; ++i) text += alphabet[rng() % alphabet.size()];

@@ -23,7 +23,9 @@ std::string slurp(const std::string& name) {
   return ss.str();
 }
 
-IbvReport load(const std::string& name) { return parse_ibv_text(slurp(name)); }
+IbvReport load(const std::string& name) {
+  return parse_ibv_text(slurp(name));
+}
 
 bool has_note(const IbvReport& r, const std::string& part) {
   for (const auto& n : r.notes)
@@ -196,11 +198,12 @@ TEST(IbvTextReal, RxeSoftRoceWithoutLinkLayer) {
 
 TEST(IbvTextReal, EveryRealFileIsDetected) {
   for (const char* name :
-       {"l2fwd-nv-6-ibstat-roce-2ca.txt", "deepep-303-ibstat-ndr-400-cut.txt", "gpud-482-ibstat-down-polling-redacted.txt",
-        "gpud-99-ibstat-down-disabled-trimmed.txt", "gpud-752-ibstat-partial-ibpanic.txt",
-        "mooncake-1999-ibstat-roce-and-disabled-cut.txt", "rdma-core-847-ibstat-mlx4-dual-port-ibwarn-cut.txt",
-        "deepep-60-ibv-devinfo-roce-down-cut.txt", "deepep-55-ibv-devinfo-ib-starts-mid-device-cut.txt",
-        "heioy-books-ibv-devinfo-mlx4-dual-port.txt", "rxe-dev-46-ibv-devinfo-softroce-no-link-layer.txt"})
+       {"l2fwd-nv-6-ibstat-roce-2ca.txt", "deepep-303-ibstat-ndr-400-cut.txt",
+        "gpud-482-ibstat-down-polling-redacted.txt", "gpud-99-ibstat-down-disabled-trimmed.txt",
+        "gpud-752-ibstat-partial-ibpanic.txt", "mooncake-1999-ibstat-roce-and-disabled-cut.txt",
+        "rdma-core-847-ibstat-mlx4-dual-port-ibwarn-cut.txt", "deepep-60-ibv-devinfo-roce-down-cut.txt",
+        "deepep-55-ibv-devinfo-ib-starts-mid-device-cut.txt", "heioy-books-ibv-devinfo-mlx4-dual-port.txt",
+        "rxe-dev-46-ibv-devinfo-softroce-no-link-layer.txt"})
     EXPECT_TRUE(looks_like_ibv_text(slurp(name))) << name;
 }
 
@@ -251,7 +254,7 @@ TEST(IbvTextQuirks, StateAndPhysicalStateSpellings) {
   EXPECT_EQ(p[1].physical_state, "LinkErrorRecovery");
   EXPECT_EQ(p[2].state, "ACTIVE_DEFER");
   EXPECT_EQ(p[2].physical_state, "Sleep");
-  EXPECT_EQ(p[3].state, "ACTIVE");       // unknown word, number 4
+  EXPECT_EQ(p[3].state, "ACTIVE");            // unknown word, number 4
   EXPECT_EQ(p[3].physical_state, "PhyTest");  // unknown word, number 7
   IbvReport s = parse_ibv_text("CA 'x'\n\tPort 1:\n\t\tState: Initializing\n\t\tPhysical state: LinkErrorRecovery\n");
   EXPECT_EQ(s.devices[0].ports[0].state, "INIT");
@@ -273,8 +276,9 @@ TEST(IbvTextQuirks, SpeedNamesAndOddWidths) {
 }
 
 TEST(IbvTextQuirks, IbstatRateForms) {
-  IbvReport r = parse_ibv_text("CA 'a'\n Port 1:\n  State: Active\n  Rate: 2.5\n Port 2:\n  State: Active\n  Rate: "
-                               "100 Gb/sec (4X EDR)\n Port 3:\n  State: Active\n  Rate: fast\n");
+  IbvReport r = parse_ibv_text(
+      "CA 'a'\n Port 1:\n  State: Active\n  Rate: 2.5\n Port 2:\n  State: Active\n  Rate: "
+      "100 Gb/sec (4X EDR)\n Port 3:\n  State: Active\n  Rate: fast\n");
   const auto& p = r.devices.at(0).ports;
   ASSERT_EQ(p.size(), 3u);
   EXPECT_EQ(p[0].rate_gbps, 2.5);

@@ -23,7 +23,9 @@ std::string slurp(const std::string& name) {
   return ss.str();
 }
 
-NcclTestsReport load(const std::string& name) { return parse_nccl_tests(slurp(name)); }
+NcclTestsReport load(const std::string& name) {
+  return parse_nccl_tests(slurp(name));
+}
 
 // A copy of the only run of a report (so it outlives the report); fails
 // the test when there is not exactly one.
@@ -364,15 +366,16 @@ TEST(NcclTestsReal, NcclEbpfAbridgedReduceScatterAverageWithUnit) {
 }
 
 TEST(NcclTestsReal, EveryRealFileIsDetected) {
-  for (const char* name : {"eks-efa-all-reduce-mpi-tag-info.txt", "nccl-ebpf-all-reduce-2.18-tag-output.txt",
-                           "alibaba-rccl-tests-alltoall-mi355x.txt", "nccl-tests-355-alltoall-cuda-failure.txt",
-                           "nccl-tests-287-alltoall-5090-avg-zero.txt", "nccl-tests-37-all-gather-old-no-hash-failed.txt",
-                           "nccl-tests-78-error-column-two-tables.txt", "nccl-tests-82-broadcast-old-root-na-cut.txt",
-                           "nccl-tests-104-sendrecv-old-cut.txt", "nccl-tests-214-sendrecv-a40-cut.txt",
-                           "nccl-tests-128-reduce-scatter-cut.txt", "nccl-583-all-reduce-no-hash-cut.txt",
-                           "nccl-tests-232-tree-all-reduce-cut.txt", "nccl-1435-all-gather-bfloat16-cut.txt",
-                           "nccl-tests-176-error-column-128gpu-cut.txt", "nccl-841-all-reduce-empty-hostname-cut.txt",
-                           "nccl-tests-249-no-hash-blocking-cut.txt", "nccl-ebpf-reduce-scatter-abridged.txt"})
+  for (const char* name :
+       {"eks-efa-all-reduce-mpi-tag-info.txt", "nccl-ebpf-all-reduce-2.18-tag-output.txt",
+        "alibaba-rccl-tests-alltoall-mi355x.txt", "nccl-tests-355-alltoall-cuda-failure.txt",
+        "nccl-tests-287-alltoall-5090-avg-zero.txt", "nccl-tests-37-all-gather-old-no-hash-failed.txt",
+        "nccl-tests-78-error-column-two-tables.txt", "nccl-tests-82-broadcast-old-root-na-cut.txt",
+        "nccl-tests-104-sendrecv-old-cut.txt", "nccl-tests-214-sendrecv-a40-cut.txt",
+        "nccl-tests-128-reduce-scatter-cut.txt", "nccl-583-all-reduce-no-hash-cut.txt",
+        "nccl-tests-232-tree-all-reduce-cut.txt", "nccl-1435-all-gather-bfloat16-cut.txt",
+        "nccl-tests-176-error-column-128gpu-cut.txt", "nccl-841-all-reduce-empty-hostname-cut.txt",
+        "nccl-tests-249-no-hash-blocking-cut.txt", "nccl-ebpf-reduce-scatter-abridged.txt"})
     EXPECT_TRUE(looks_like_nccl_tests(slurp(name))) << name;
 }
 
@@ -397,8 +400,9 @@ TEST(NcclTestsQuirks, NonZeroWrongFailsTheRun) {
 }
 
 TEST(NcclTestsQuirks, AverageOkFailedFromMinBw) {
-  const char* row = "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
-                    "20.20   37.88       0\n";
+  const char* row =
+      "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
+      "20.20   37.88       0\n";
   auto ok = parse_nccl_tests(std::string(kHeader) + row + "# Avg bus bandwidth    : 37.7321 OK\n");
   EXPECT_EQ(only_run(ok).avg_busbw_ok, true);
   EXPECT_FALSE(only_run(ok).failed);
@@ -421,8 +425,9 @@ TEST(NcclTestsQuirks, ExponentFormsFromSqueezedFields) {
 }
 
 TEST(NcclTestsQuirks, LauncherPrefixes) {
-  const char* row = "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
-                    "20.20   37.88       0";
+  const char* row =
+      "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
+      "20.20   37.88       0";
   for (std::string prefix : {"[1,0]<stdout>:", "[1,0]<stdout>: ", "0: ", "  12: ", "[1,12]<stdout>:"}) {
     std::string text = prefix + "# Collective test starting: all_reduce_perf\n" + prefix + row + "\n" + prefix +
                        "# Avg bus bandwidth    : 37.7321\n";
@@ -452,7 +457,8 @@ TEST(NcclTestsQuirks, InfoLinesBetweenRowsAreSkipped) {
 }
 
 TEST(NcclTestsQuirks, RowWithOneResultGroup) {
-  std::string text = std::string(kHeader) + "     1048576        262144     float    none      -1    52.31   20.05   17.59       0\n";
+  std::string text =
+      std::string(kHeader) + "     1048576        262144     float    none      -1    52.31   20.05   17.59       0\n";
   const auto& run = only_run(parse_nccl_tests(text));
   ASSERT_EQ(run.rows.size(), 1u);
   ASSERT_TRUE(run.rows[0].out_of_place);
@@ -538,8 +544,9 @@ TEST(NcclTestsQuirks, StreamingKeepsOnlyRows) {
 TEST(NcclTestsQuirks, RowCapIsEnforced) {
   NcclTestsParser p;
   p.feed(std::string(kHeader).substr(0, std::string(kHeader).find('\n')));
-  const std::string row = "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
-                          "20.20   37.88       0";
+  const std::string row =
+      "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
+      "20.20   37.88       0";
   for (std::size_t i = 0; i < NcclTestsParser::kMaxRows + 10; ++i) p.feed(row);
   auto report = p.finish();
   EXPECT_EQ(only_run(report).rows.size(), NcclTestsParser::kMaxRows);
@@ -577,6 +584,16 @@ TEST(NcclTestsGarbage, HostileNumbersAreRejected) {
   EXPECT_TRUE(run.rows.empty());
   EXPECT_FALSE(run.avg_busbw.has_value());
   EXPECT_FALSE(run.out_of_bounds.has_value());
+}
+
+TEST(NcclTestsGarbage, CountTimesTypeSizeOverflow) {
+  // count × 4 bytes wraps to 0 in 64 bits; the name guess must not divide by it.
+  std::string text = std::string(kHeader) +
+                     "           8  4611686018427387904     float     sum      -1     5.70    2.00    3.00       0     "
+                     "5.54    2.00    3.00       0\n";
+  const auto& run = only_run(parse_nccl_tests(text));
+  ASSERT_EQ(run.rows.size(), 1u);
+  EXPECT_EQ(run.test_name, "");
 }
 
 TEST(NcclTestsGarbage, RandomBytesNeverCrash) {

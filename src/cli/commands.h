@@ -20,6 +20,9 @@ CommandRun add_node_command(CLI::App& app);
 // `gdrcheck node --root DIR` with default options.
 int run_node_on(const std::string& root_dir);
 
+// `gdrcheck analyze`.
+CommandRun add_analyze_command(CLI::App& app);
+
 // Plain `gdrcheck`: `node` on this machine; when it has no NVIDIA GPU it
 // says so and checks the bundled example root, so the first run is useful.
 int run_default(const std::string& example_root);

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   gdrcheck::CommandRun node = gdrcheck::add_node_command(app);
   gdrcheck::CommandRun topo = gdrcheck::add_topo_command(app);
+  gdrcheck::CommandRun analyze = gdrcheck::add_analyze_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -24,5 +25,6 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("node")) return node();
   if (app.got_subcommand("topo")) return topo();
+  if (app.got_subcommand("analyze")) return analyze();
   return gdrcheck::run_default(GDRCHECK_EXAMPLE_ROOT);
 }

@@ -21,7 +21,9 @@ const char* const kCaution =
     "gdscheck -p reports what is installed and configured: \"Supported\" does not prove that any I/O takes the "
     "direct path (compat mode falls back silently); the nvidia-fs read/write counters or gdsio with -x 0 do";
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (is_space(s.front()) || s.front() == '*' || s.front() == '`')) s.remove_prefix(1);
@@ -29,8 +31,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+bool contains(std::string_view s, std::string_view p) {
+  return s.find(p) != std::string_view::npos;
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -105,7 +111,8 @@ std::optional<GdscheckGpu> parse_gpu(std::string_view line) {
   std::size_t name_start = rest.find(' ');
   if (name_start == std::string_view::npos) return g;
   rest = rest.substr(name_start + 1);
-  std::size_t name_end = std::min({rest.find(" bar:"), rest.find(" does not"), rest.find(" supports GDS"), rest.size()});
+  std::size_t name_end =
+      std::min({rest.find(" bar:"), rest.find(" does not"), rest.find(" supports GDS"), rest.size()});
   g.name = std::string(trim(rest.substr(0, name_end)));
   std::string_view tail = rest.substr(name_end);
   if (auto at = tail.find("(MiB):"); at != std::string_view::npos) g.bar1_mib = to_long(tail.substr(at + 6));
@@ -187,7 +194,8 @@ void Reader::key_value(const std::string& key, const std::string& value) {
     if (contains(k, "peerdirect") || contains(k, "peer direct")) r_.peerdirect = to_bool(value);
     return;
   }
-  if (contains(k, "peerdirect") || contains(k, "peer direct")) {  // nvidia-fs stats: "Mellanox PeerDirect Supported: True"
+  if (contains(k, "peerdirect") ||
+      contains(k, "peer direct")) {  // nvidia-fs stats: "Mellanox PeerDirect Supported: True"
     r_.peerdirect = to_bool(value);
     return;
   }
@@ -240,10 +248,12 @@ GdscheckReport Reader::finish() {
     r_.notes.push_back("no \"GDS release version\" line: the paste starts after it");
   if (!r_.gds_version.empty() && r_.nvidia_fs_version.empty())
     r_.notes.push_back("no nvidia_fs version: the nvidia-fs module is probably not loaded");
-  if (!r_.platform_verified) r_.notes.push_back("no platform verification line: the paste is cut or gdscheck stopped early");
+  if (!r_.platform_verified)
+    r_.notes.push_back("no platform verification line: the paste is cut or gdscheck stopped early");
   if (r_.compat_mode == true && !r_.compat_only.empty())
-    r_.notes.push_back("compat mode is allowed and some transports are compat-only: their I/O is bounced through host "
-                       "memory without an error");
+    r_.notes.push_back(
+        "compat mode is allowed and some transports are compat-only: their I/O is bounced through host "
+        "memory without an error");
   return std::move(r_);
 }
 

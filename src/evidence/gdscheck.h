@@ -29,7 +29,7 @@ struct GdscheckReport {
   std::string nvidia_fs_version;      // "2.17"; "" when gdscheck did not print it (module not loaded)
   std::string nvidia_fs_min_version;  // "2.12" (GDS 1.16: "nvidia_fs minimum version")
   std::string libcufile_version;      // "2.12"
-  std::string platform;  // "x86_64" or "R8868 G13, Arch: x86_64(Linux ...)" (the last one printed)
+  std::string platform;               // "x86_64" or "R8868 G13, Arch: x86_64(Linux ...)" (the last one printed)
 
   // Each DRIVER CONFIGURATION transport as printed ("NVMe", "Supported"),
   // then sorted into: supported (Supported, or a direct route token such as
@@ -40,7 +40,7 @@ struct GdscheckReport {
 
   // "--Mellanox PeerDirect : Enabled", "--rdma devices : Not configured", ...
   std::vector<std::pair<std::string, std::string>> driver_config;
-  std::optional<bool> peerdirect;  // Mellanox PeerDirect / MOFED peer direct
+  std::optional<bool> peerdirect;                                  // Mellanox PeerDirect / MOFED peer direct
   std::vector<std::pair<std::string, std::string>> environment;    // ENVIRONMENT section
   std::vector<std::pair<std::string, std::string>> cufile_config;  // "properties.use_pci_p2pdma", "fs.weka...", ...
   std::optional<bool> compat_mode;        // properties.allow_compat_mode (or its old name use_compat_mode)
@@ -48,11 +48,11 @@ struct GdscheckReport {
   std::optional<bool> use_pci_p2pdma;     // properties.use_pci_p2pdma
 
   std::vector<GdscheckGpu> gpus;
-  std::string iommu;                  // "disabled" / "enabled" as printed (PLATFORM INFO)
-  std::optional<bool> iommu_enabled;  // from that line
-  std::string nvidia_driver_info;     // "Supported(Nvidia Open Driver Installed)"
-  std::string cuda_driver_version;    // "12080"
-  std::vector<std::string> acs;       // lines about ACS-enabled switches
+  std::string iommu;                      // "disabled" / "enabled" as printed (PLATFORM INFO)
+  std::optional<bool> iommu_enabled;      // from that line
+  std::string nvidia_driver_info;         // "Supported(Nvidia Open Driver Installed)"
+  std::string cuda_driver_version;        // "12080"
+  std::vector<std::string> acs;           // lines about ACS-enabled switches
   std::optional<bool> platform_verified;  // "Platform verification succeeded" / "failed"
   std::vector<std::string> errors;        // "cufile initialization failed", "... not supported ..."
   // The first note is always the same caution: "Supported" here says the

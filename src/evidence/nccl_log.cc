@@ -36,12 +36,22 @@ constexpr std::size_t kMaxName = 64;   // a net / plugin / device name
 
 // ------------------------------------------------------------------ text
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_alnum(char c) {
+  return is_digit(c) || is_alpha(c);
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
 // NCCL cuts the host name at the first '.' and turns other specials into '-'.
-bool is_host_char(char c) { return is_alnum(c) || c == '-' || c == '_'; }
+bool is_host_char(char c) {
+  return is_alnum(c) || c == '-' || c == '_';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (is_space(s.front()) || s.front() == '\r')) s.remove_prefix(1);
@@ -74,9 +84,13 @@ bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
 }
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 bool icontains(std::string_view s, std::string_view part) {
   return std::search(s.begin(), s.end(), part.begin(), part.end(),
@@ -136,8 +150,7 @@ Token previous_token(std::string_view s, std::size_t end) {
 }
 
 bool is_dev_token(std::string_view t) {
-  return t.size() >= 3 && t.size() <= 8 && t.front() == '[' && t.back() == ']' &&
-         all_digits(t.substr(1, t.size() - 2));
+  return t.size() >= 3 && t.size() <= 8 && t.front() == '[' && t.back() == ']' && all_digits(t.substr(1, t.size() - 2));
 }
 
 // "host:pid:tid" with anything glued before the host ("[1,0]<stdout>:",
@@ -273,7 +286,7 @@ std::optional<int> take_rank(std::string_view& s) {
 
 struct ParsedConn {
   NcclConnection conn;
-  bool net = false;    // a NET/ connection (else intra-node)
+  bool net = false;  // a NET/ connection (else intra-node)
 };
 
 // "/GDRDMA(PCI)/Shared/flush=None": flags after the device (and proxy).
@@ -469,8 +482,9 @@ std::vector<std::size_t> merge_lines(std::vector<std::size_t> a, const std::vect
 using ConnKey = std::tuple<int, int, int, int, int, int, int, std::string, std::string, std::string>;
 
 ConnKey key_of(const NcclConnection& c, std::string_view pid) {
-  return {c.channel, c.conn_index, c.from_rank, c.to_rank, static_cast<int>(c.side),
-          c.dev,     c.proxy_rank.value_or(-1), c.net, c.host, std::string(pid)};
+  return {
+      c.channel, c.conn_index, c.from_rank,     c.to_rank, static_cast<int>(c.side), c.dev, c.proxy_rank.value_or(-1),
+      c.net,     c.host,       std::string(pid)};
 }
 
 void add_name(std::vector<std::string>& names, std::string_view name) {
@@ -488,8 +502,7 @@ std::string nccl_distance_name(const NcclVersion& v, int value) {
   static const std::vector<P> k26 = {P::LOC, P::NVL, P::PIX, P::PXB, P::PHB, P::SYS, P::NET};
   static const std::vector<P> k28 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB, P::PHB, P::SYS};
   static const std::vector<P> k212 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB, P::PXN, P::PHB, P::SYS};
-  static const std::vector<P> k218 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB,
-                                      P::PXN, P::PHB, P::SYS, P::NET, P::DIS};
+  static const std::vector<P> k218 = {P::LOC, P::NVL, P::NVB, P::PIX, P::PXB, P::PXN, P::PHB, P::SYS, P::NET, P::DIS};
   static const std::vector<P> k226 = {P::LOC, P::NVL, P::NVB, P::C2C, P::PIX, P::PXB,
                                       P::PXN, P::PHB, P::SYS, P::NET, P::DIS};
   static const std::vector<P> k2273 = {P::LOC, P::NVL, P::NVB, P::C2C, P::PIX, P::PXB,
@@ -502,27 +515,33 @@ std::string nccl_distance_name(const NcclVersion& v, int value) {
     static const std::array<const char*, 5> kOld = {"PIX", "PXB", "PHB", "NODE", "SYS"};
     return value < static_cast<int>(kOld.size()) ? kOld[value] : "?";
   }
-  const std::vector<P>& table = v < NcclVersion{2, 8, 0}     ? k26
-                                : v < NcclVersion{2, 12, 0}  ? k28
-                                : v < NcclVersion{2, 18, 0}  ? k212
-                                : v < NcclVersion{2, 26, 0}  ? k218
-                                : v < NcclVersion{2, 27, 0}  ? k226
-                                : v < NcclVersion{2, 27, 5}  ? k2273
-                                                             : k2275;
+  const std::vector<P>& table = v < NcclVersion{2, 8, 0}    ? k26
+                                : v < NcclVersion{2, 12, 0} ? k28
+                                : v < NcclVersion{2, 18, 0} ? k212
+                                : v < NcclVersion{2, 26, 0} ? k218
+                                : v < NcclVersion{2, 27, 0} ? k226
+                                : v < NcclVersion{2, 27, 5} ? k2273
+                                                            : k2275;
   return value < static_cast<int>(table.size()) ? nccl_path_name(table[value]) : "?";
 }
 
 const char* gdr_verdict_name(GdrVerdict v) {
   switch (v) {
-    case GdrVerdict::Yes: return "yes";
-    case GdrVerdict::No: return "no";
-    case GdrVerdict::Partial: return "partial";
-    case GdrVerdict::Unknown: return "unknown";
+    case GdrVerdict::Yes:
+      return "yes";
+    case GdrVerdict::No:
+      return "no";
+    case GdrVerdict::Partial:
+      return "partial";
+    case GdrVerdict::Unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
-const char* net_side_name(NetSide s) { return s == NetSide::Send ? "send" : "receive"; }
+const char* net_side_name(NetSide s) {
+  return s == NetSide::Send ? "send" : "receive";
+}
 
 const NcclReason* NcclLogReport::reason(std::string_view code) const {
   for (const auto& r : reasons)
@@ -591,6 +610,10 @@ struct NcclLogParser::State {
   void on_gdr_statement(std::string_view msg);
   void on_warning(std::string_view msg);
   void on_network_info(std::string_view msg);
+  bool on_network_choice(std::string_view msg);
+  void on_device_list(std::string_view msg);
+  void on_ib_failure(std::string_view msg);
+  void on_ring_summary(std::string_view msg);
   void add_reason(const std::string& code, const std::string& key, const std::string& message);
   void add_cause(const std::string& key, std::string text);
   void ib_failed(const std::string& key, std::string text);
@@ -601,7 +624,8 @@ struct NcclLogParser::State {
   NcclLogReport report() const;
   void finish_socket(NcclLogReport& r) const;
   void finish_verdict(NcclLogReport& r) const;
-  void finish_sides(NcclLogReport& r) const;
+  void finish_send_side(NcclLogReport& r) const;
+  void finish_partial(NcclLogReport& r) const;
   std::string transport() const;
   bool socket_used() const;
 };
@@ -633,8 +657,7 @@ void NcclLogParser::State::ib_failed(const std::string& key, std::string text) {
 void NcclLogParser::State::add_host(std::string_view host) {
   if (host.starts_with("-") || host.starts_with("_")) {
     if (glued_hosts.size() < kMaxNames) glued_hosts.emplace(host);
-  } else if (hosts.size() < kMaxNames && !host.empty() &&
-             std::find(hosts.begin(), hosts.end(), host) == hosts.end()) {
+  } else if (hosts.size() < kMaxNames && !host.empty() && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) {
     hosts.emplace_back(host);
   }
 }
@@ -757,8 +780,9 @@ void NcclLogParser::State::on_env(NcclEnvEcho e) {
         break;
       case GdrLevelKind::Widens:
         add_reason("gdr_forced", v,
-                   e.name + "=" + v + " allows GPUDirect RDMA beyond NCCL's default distance (PXB): "
-                   "GDR over a CPU path may be slower than staging through host memory");
+                   e.name + "=" + v +
+                       " allows GPUDirect RDMA beyond NCCL's default distance (PXB): "
+                       "GDR over a CPU path may be slower than staging through host memory");
         break;
       case GdrLevelKind::Limits:
         add_reason("gdr_level_env", v, e.name + "=" + v + " sets the largest GPU-NIC distance for GPUDirect RDMA");
@@ -790,10 +814,12 @@ void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
     ++explicit_disabled;
     bool old = contains(s, "(no module)");
     add_reason("gdr_disabled_no_module", old ? "old" : "new",
-               old ? "NET/" + std::string(net) + " found no GPU peer-memory module (nv_peer_mem / nvidia_peermem): "
-                     "GPUDirect RDMA is off for this NIC"
-                   : "NET/" + std::string(net) + " reports GPUDirect RDMA disabled for this NIC: no peer-memory "
-                     "module (nvidia_peermem) registered and no usable DMA-BUF");
+               old ? "NET/" + std::string(net) +
+                         " found no GPU peer-memory module (nv_peer_mem / nvidia_peermem; "
+                         "amdgpu peer memory for RCCL): GPUDirect RDMA is off for this NIC"
+                   : "NET/" + std::string(net) +
+                         " reports GPUDirect RDMA disabled for this NIC: no GPU peer-memory "
+                         "module registered (nvidia_peermem; amdgpu for RCCL) and no usable DMA-BUF");
     return;
   }
   if (!s.starts_with("GPU")) return;
@@ -813,13 +839,13 @@ void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
     text += " " + d->op + " " + std::to_string(d->limit) +
             " (path-type numbers depend on the NCCL version, which the log does not print)";
   }
-  add_reason("gdr_distance", std::to_string(d->value) + d->op + std::to_string(d->limit), text);
+  std::string key = std::to_string(d->value) + d->op + std::to_string(d->limit) + (v ? " " + v->str() : "");
+  add_reason("gdr_distance", key, text);
 }
 
 // WARN lines (and the 2.30 IB completion hint): ACS, GID, other NET errors.
 void NcclLogParser::State::on_warning(std::string_view msg) {
-  bool prot = contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection") ||
-              contains_word(msg, "ACS") ||
+  bool prot = contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection") || contains_word(msg, "ACS") ||
               (icontains(msg, "completion") && (contains(msg, "error 4,") || contains(msg, "status=4 ")));
   if (prot) {
     add_reason("acs_hint", "",
@@ -838,55 +864,74 @@ void NcclLogParser::State::on_warning(std::string_view msg) {
   add_reason("nccl_warn", "", "NCCL warning: " + clip(msg));
 }
 
-// Network choice, device lists, fallback causes, plugin GDR statements.
+// Everything else that matters: the network chosen, device lists, why IB
+// could not start, plugin GDR statements, the ring summary.
 void NcclLogParser::State::on_network_info(std::string_view msg) {
-  if (consume(msg, "Using network ")) {
-    std::string name = clip(trim(msg), kMaxName);
-    using_network = name;
-    if (name == "Socket") {
-      using_socket = true;
-      using_socket_lines.add(line_no);
-    } else {
-      using_other = true;
-    }
-    return;
+  if (on_network_choice(msg)) return;
+  on_device_list(msg);
+  on_ib_failure(msg);
+  if (net_of_message(msg) == "OFI" && (icontains(msg, "disabling GDR") || icontains(msg, "GDR disabled"))) {
+    ++explicit_disabled;
+    add_reason("gdr_disabled_plugin", "ofi", "the network plugin turned GPUDirect RDMA off: " + clip(msg));
   }
-  if (consume(msg, "Using internal Network ")) {  // 2.3
+  on_ring_summary(msg);
+}
+
+// "Using network IB" (2.7+), "Using internal Network IB" (2.3).
+bool NcclLogParser::State::on_network_choice(std::string_view msg) {
+  if (consume(msg, "Using internal Network ")) {
     internal_network = clip(trim(msg), kMaxName);
-    return;
+    return true;
   }
+  if (!consume(msg, "Using network ")) return false;
+  using_network = clip(trim(msg), kMaxName);
+  if (using_network == "Socket") {
+    using_socket = true;
+    using_socket_lines.add(line_no);
+  } else {
+    using_other = true;
+  }
+  return true;
+}
+
+// "NET/IB : Using [0]mlx5_0:1/IB ...", "NET/Socket : Using [0]eth0:...",
+// and 2.3's one device a line "NET/IB: [0] mlx5_1:1/IB" (2.27+ reuses that
+// start for per-device details with "provider=": skipped).
+void NcclLogParser::State::on_device_list(std::string_view msg) {
   std::string_view net = net_of_message(msg);
-  if (!net.empty() && contains(msg, "Using [")) {
-    auto names = device_names(msg.substr(msg.find("Using [") + 6));
+  if (net.empty()) return;
+  if (auto using_at = msg.find("Using ["); using_at != std::string_view::npos) {
+    auto names = device_names(msg.substr(using_at + 6));
     for (auto n : names) add_name(net == "Socket" ? interfaces : devices, n);
     if (net != "Socket" && !names.empty()) ib_using = true;
-  } else if (msg.starts_with("NET/IB: [") && !contains(msg, "provider=")) {  // 2.3: one device a line
+  } else if (msg.starts_with("NET/IB: [") && !contains(msg, "provider=")) {
     for (auto n : device_names(msg.substr(7))) add_name(devices, n);
     ib_using = true;
   }
+}
+
+void NcclLogParser::State::on_ib_failure(std::string_view msg) {
   if (msg.starts_with("NET/IB : No device found")) ib_failed("no_device", "NET/IB : No device found.");
   if (msg.starts_with("NET/IB : No IP interface found")) ib_failed("no_ip", "NET/IB : No IP interface found.");
   if (msg.starts_with("Failed to open libibverbs"))
     ib_failed("libibverbs", "libibverbs could not be loaded (" + clip(msg) + ")");
   if (msg.starts_with("Failed to initialize NET plugin"))
     ib_failed("plugin", "the NET plugin failed to initialize (" + clip(msg) + ")");
-  if (net == "OFI" && (icontains(msg, "disabling GDR") || icontains(msg, "GDR disabled"))) {
-    ++explicit_disabled;
-    add_reason("gdr_disabled_plugin", "ofi", "the network plugin turned GPUDirect RDMA off: " + clip(msg));
-  }
-  // "Connected all rings, use ring PXN 0 GDR 1" (2.24+)
-  if (consume(msg, "Connected all rings, use ring PXN ")) {
-    auto pxn = take_int(msg);
-    if (!pxn || !consume(msg, " GDR ")) return;
-    auto gdr = take_int(msg);
-    if (!gdr) return;
-    for (auto& s : summaries)
-      if (s.pxn == *pxn && s.gdr == *gdr) {
-        ++s.count;
-        return;
-      }
-    if (summaries.size() < kMaxSummaries) summaries.push_back({*pxn, *gdr, line_no, 1});
-  }
+}
+
+// "Connected all rings, use ring PXN 0 GDR 1" (2.24+): recorded, not judged.
+void NcclLogParser::State::on_ring_summary(std::string_view msg) {
+  if (!consume(msg, "Connected all rings, use ring PXN ")) return;
+  auto pxn = take_int(msg);
+  if (!pxn || !consume(msg, " GDR ")) return;
+  auto gdr = take_int(msg);
+  if (!gdr) return;
+  for (auto& s : summaries)
+    if (s.pxn == *pxn && s.gdr == *gdr) {
+      ++s.count;
+      return;
+    }
+  if (summaries.size() < kMaxSummaries) summaries.push_back({*pxn, *gdr, line_no, 1});
 }
 
 // ----------------------------------------------------------------- finish
@@ -961,38 +1006,48 @@ void NcclLogParser::State::finish_verdict(NcclLogReport& r) const {
   }
 }
 
-// Send/receive asymmetry and the hosts (or ranks) lacking GDR.
-void NcclLogParser::State::finish_sides(NcclLogReport& r) const {
+// Receives with GDRDMA but sends without: GDR reads are off (nccl-spec §2.4).
+void NcclLogParser::State::finish_send_side(NcclLogReport& r) const {
   std::size_t send = 0, send_gdr = 0, recv = 0, recv_gdr = 0;
-  std::vector<std::size_t> send_lines, bad_lines;
-  std::set<std::string> bad_hosts;
-  std::set<int> bad_ranks;
+  std::vector<std::size_t> send_lines;
   for (const auto& c : r.connections) {
-    bool is_send = c.side == NetSide::Send;
-    (is_send ? send : recv) += 1;
-    (is_send ? send_gdr : recv_gdr) += c.gdr ? 1 : 0;
-    if (is_send && send_lines.size() < kEvidenceLines) send_lines.push_back(c.line);
+    if (c.side == NetSide::Receive) {
+      ++recv;
+      recv_gdr += c.gdr ? 1 : 0;
+      continue;
+    }
+    ++send;
+    send_gdr += c.gdr ? 1 : 0;
+    if (send_lines.size() < kEvidenceLines) send_lines.push_back(c.line);
+  }
+  if (recv == 0 || recv_gdr != recv || send == 0 || send_gdr != 0) return;
+  r.reasons.push_back({"send_side_no_gdr",
+                       "receives use GDRDMA but sends do not: GPUDirect RDMA reads are off (NCCL <= 2.18 enables "
+                       "them only for GPUs with an NVLink peer, 2.19+ for Ampere and newer; or NCCL_NET_GDR_READ=0)",
+                       send_lines, send});
+}
+
+// Which hosts (or, without host names, which ranks) print connections
+// without GDRDMA when others have it.
+void NcclLogParser::State::finish_partial(NcclLogReport& r) const {
+  if (r.verdict != GdrVerdict::Partial || r.connections.empty()) return;
+  std::vector<std::size_t> lines;
+  std::set<std::string> hosts_without;
+  std::set<int> ranks_without;
+  for (const auto& c : r.connections) {
     if (c.gdr) continue;
-    if (bad_lines.size() < kEvidenceLines) bad_lines.push_back(c.line);
-    if (!c.host.empty()) bad_hosts.insert(c.host);
-    bad_ranks.insert(is_send ? c.from_rank : c.to_rank);  // the rank that printed it
+    if (lines.size() < kEvidenceLines) lines.push_back(c.line);
+    if (!c.host.empty()) hosts_without.insert(c.host);
+    ranks_without.insert(c.side == NetSide::Send ? c.from_rank : c.to_rank);  // the rank that printed it
   }
-  if (recv > 0 && recv_gdr == recv && send > 0 && send_gdr == 0)
-    r.reasons.push_back({"send_side_no_gdr",
-                         "receives use GDRDMA but sends do not: GPUDirect RDMA reads are off (NCCL <= 2.18 enables them "
-                         "only for GPUs with an NVLink peer, 2.19+ for Ampere and newer; or NCCL_NET_GDR_READ=0)",
-                         send_lines, send});
-  if (r.verdict != GdrVerdict::Partial) return;
   std::string who;
-  if (!bad_hosts.empty()) {
-    for (const auto& h : bad_hosts) who += (who.empty() ? "" : ", ") + h;
-    who = "hosts " + who;
+  if (!hosts_without.empty()) {
+    for (const auto& h : hosts_without) who += (who.empty() ? "hosts " : ", ") + h;
   } else {
-    for (int k : bad_ranks) who += (who.empty() ? "" : ", ") + std::to_string(k);
-    who = "ranks " + who;
+    for (int k : ranks_without) who += (who.empty() ? "ranks " : ", ") + std::to_string(k);
   }
-  r.reasons.push_back({"partial_nodes", "connections without GDRDMA on " + who, bad_lines,
-                       r.net_connections - r.gdr_connections});
+  r.reasons.push_back(
+      {"partial_nodes", "connections without GDRDMA on " + who, lines, r.net_connections - r.gdr_connections});
 }
 
 NcclLogReport NcclLogParser::State::report() const {
@@ -1009,7 +1064,8 @@ NcclLogReport NcclLogParser::State::report() const {
   r.connections = conns;
   for (auto& c : r.connections) c.host = resolve_host(c.host);
   r.net_connections = conns.size();
-  r.gdr_connections = static_cast<std::size_t>(std::count_if(conns.begin(), conns.end(), [](const auto& c) { return c.gdr; }));
+  r.gdr_connections =
+      static_cast<std::size_t>(std::count_if(conns.begin(), conns.end(), [](const auto& c) { return c.gdr; }));
   r.intra_node_lines = intra;
   r.connections_dropped = conns_dropped;
   r.ring_summaries = summaries;
@@ -1021,7 +1077,8 @@ NcclLogReport NcclLogParser::State::report() const {
   r.cut_lines = cut_lines;
   finish_socket(r);
   finish_verdict(r);
-  finish_sides(r);
+  finish_send_side(r);
+  finish_partial(r);
   return r;
 }
 
@@ -1034,9 +1091,13 @@ NcclLogParser::~NcclLogParser() = default;
 NcclLogParser::NcclLogParser(NcclLogParser&&) noexcept = default;
 NcclLogParser& NcclLogParser::operator=(NcclLogParser&&) noexcept = default;
 
-void NcclLogParser::feed(std::string_view line) { state_->feed(line); }
+void NcclLogParser::feed(std::string_view line) {
+  state_->feed(line);
+}
 
-NcclLogReport NcclLogParser::finish() const { return state_->report(); }
+NcclLogReport NcclLogParser::finish() const {
+  return state_->report();
+}
 
 NcclLogReport parse_nccl_log(std::string_view text, std::optional<NcclVersion> assumed) {
   NcclLogParser parser(assumed);

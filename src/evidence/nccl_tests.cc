@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
 namespace gdrcheck {
@@ -341,39 +342,57 @@ bool near(double a, double b) {
   return std::fabs(a - b) <= 0.08 * std::max(a, b);
 }
 
-// Names the collective from what the table shows (size/count gives the
-// rank count for gather-like tests, redop, root, which halves are checked,
-// busbw/algbw gives the bus factor). "" when that does not decide.
-std::string infer_test_name(const NcclTestsRun& run, std::string* basis) {
+// What the table says about its collective, from the row that moved most
+// data: size/count gives the rank count for gather-like tests, redop and
+// root, whether in-place results are checked, busbw/algbw the bus factor.
+struct Shape {
+  uint64_t k = 0;     // size / (count × type size); 0 when unknown
+  std::size_t n = 0;  // ranks; 0 when unknown
+  bool op = false, rooted = false, in_place_unchecked = false, error_era = false;
+  double ratio = 0;  // busbw / algbw; 0 when too imprecise
+};
+
+std::optional<Shape> table_shape(const NcclTestsRun& run) {
   const NcclTestsRow* big = nullptr;
   for (const auto& r : run.rows)
     if (r.count > 0 && r.size > 0 && r.out_of_place && (!big || r.out_of_place->algbw > big->out_of_place->algbw))
       big = &r;
-  if (!big) return "";
-  int ts = type_size(big->type);
-  uint64_t k = ts > 0 && big->size % (big->count * static_cast<uint64_t>(ts)) == 0
-                   ? big->size / (big->count * static_cast<uint64_t>(ts))
-                   : 0;
-  std::size_t n = run.ranks.empty() ? (k > 1 ? k : 0) : run.ranks.size();
-  bool gathered = k > 1, plain = k == 1;
-  bool op = !big->redop.empty() && big->redop != "none";
-  bool rooted = big->root && *big->root >= 0;
-  bool in_place_unchecked = !big->in_place || (!big->in_place->wrong && big->out_of_place->wrong);
-  bool error_era = run.wrong_column == "error";
-  double ratio = big->out_of_place->algbw >= 1.0 ? big->out_of_place->busbw / big->out_of_place->algbw : 0;
-  *basis = "size/count " + (k ? std::to_string(k) : std::string("?")) + ", redop '" + big->redop + "'";
-  if (rooted) return op ? "reduce_perf" : gathered ? "" : plain ? "broadcast_perf" : "";
-  if (op && gathered) return "reduce_scatter_perf";
-  if (!op && !error_era && in_place_unchecked && big->out_of_place->wrong) return "alltoall_perf";
-  if (!op && gathered) return error_era ? "" : "all_gather_perf";
+  if (!big) return std::nullopt;
+  Shape s;
+  uint64_t ts = static_cast<uint64_t>(type_size(big->type));
+  if (ts > 0 && big->count <= UINT64_MAX / ts && big->size % (big->count * ts) == 0)
+    s.k = big->size / (big->count * ts);
+  s.n = run.ranks.empty() ? (s.k > 1 ? s.k : 0) : run.ranks.size();
+  s.op = !big->redop.empty() && big->redop != "none";
+  s.rooted = big->root && *big->root >= 0;
+  s.in_place_unchecked = big->out_of_place->wrong && (!big->in_place || !big->in_place->wrong);
+  s.error_era = run.wrong_column == "error";
+  if (big->out_of_place->algbw >= 1.0) s.ratio = big->out_of_place->busbw / big->out_of_place->algbw;
+  return s;
+}
+
+// The collective the shape fits, "" when more than one does.
+std::string name_for(const Shape& s) {
+  bool gathered = s.k > 1, plain = s.k == 1;
+  if (s.rooted) return s.op ? "reduce_perf" : plain ? "broadcast_perf" : "";
+  if (s.op && gathered) return "reduce_scatter_perf";
+  if (!s.op && !s.error_era && s.in_place_unchecked) return "alltoall_perf";
+  if (!s.op && gathered) return s.error_era ? "" : "all_gather_perf";
   if (!plain) return "";
-  if (op) {
-    if (ratio > 0 && n > 2 && near(ratio, 2.0 * static_cast<double>(n - 1) / static_cast<double>(n)))
-      return "all_reduce_perf";
-    if (ratio > 1.1) return "all_reduce_perf";  // factor 2(n-1)/n > 1 only for all_reduce
-    return in_place_unchecked ? "sendrecv_perf" : "all_reduce_perf";
-  }
-  return n >= 2 || n == 0 ? "sendrecv_perf" : "";
+  if (!s.op) return s.n != 1 ? "sendrecv_perf" : "";
+  // all_reduce's bus factor 2(n-1)/n is the only one above 1.
+  if (s.ratio > 1.1 ||
+      (s.ratio > 0 && s.n > 2 && near(s.ratio, 2.0 * static_cast<double>(s.n - 1) / static_cast<double>(s.n))))
+    return "all_reduce_perf";
+  return s.in_place_unchecked ? "sendrecv_perf" : "all_reduce_perf";
+}
+
+std::string infer_test_name(const NcclTestsRun& run, std::string* basis) {
+  auto shape = table_shape(run);
+  if (!shape) return "";
+  *basis = "size/count " + (shape->k ? std::to_string(shape->k) : std::string("?")) + ", " +
+           (shape->op ? "a reduction" : "no reduction") + (shape->rooted ? ", a root" : "");
+  return name_for(*shape);
 }
 
 }  // namespace
@@ -385,6 +404,7 @@ NcclTestsRun& NcclTestsParser::current() {
     run_.emplace();
     layout_ = Layout{};
     run_has_table_ = false;
+    hosts_seen_.clear();
   }
   return *run_;
 }
@@ -512,8 +532,7 @@ bool NcclTestsParser::handle_rank(std::string_view body) {
     return true;
   }
   ++total_ranks_;
-  if (!r->host.empty() && std::find(run.hosts.begin(), run.hosts.end(), r->host) == run.hosts.end())
-    run.hosts.push_back(r->host);
+  if (!r->host.empty() && hosts_seen_.insert(r->host).second) run.hosts.push_back(r->host);
   run.ranks.push_back(std::move(*r));
   return true;
 }

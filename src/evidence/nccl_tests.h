@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -140,7 +141,8 @@ class NcclTestsParser {
   NcclTestsReport report_;
   std::optional<NcclTestsRun> run_;
   Layout layout_;
-  bool run_has_table_ = false;  // header, rows or footer seen in the open run
+  bool run_has_table_ = false;                  // header, rows or footer seen in the open run
+  std::unordered_set<std::string> hosts_seen_;  // of the open run
   std::size_t total_rows_ = 0, total_ranks_ = 0;
   bool rows_capped_ = false;
   bool finished_ = false;

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Throughput and peak memory of `gdrcheck analyze` on a generated multi-GB NCCL
+log of a 4,096-rank job, against `grep -c GDRDMA` on the same file, in one run.
+
+Usage: bench/analyze_vs_grep.py [--gib 2] [--rounds 3] [--build build] [--dir /dev/shm]
+
+The log is made of the line shapes of real NCCL 2.18-2.21 INFO logs (see
+tests/data/nccl-logs): the version line, NET/IB device list, per-channel
+[send]/[receive] NET lines with GDRDMA (and a share without), P2P/SHM lines,
+ring summaries and Init COMPLETE lines, for 512 hosts x 8 GPUs, repeated over
+communicators until the file reaches the requested size. Peak memory of each
+child comes from getrusage(RUSAGE_CHILDREN) taken right after it ends.
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+HOSTS, GPUS, CHANNELS = 512, 8, 16
+
+
+def rank_block(comm, rank):
+    host = f"node{rank // GPUS:04d}"
+    gpu = rank % GPUS
+    pre = f"{host}:{100000 + rank}:{200000 + rank} [{gpu}] NCCL INFO "
+    peer = (rank + GPUS) % (HOSTS * GPUS)
+    lines = [pre + f"comm 0x{comm:x}{rank:04x} rank {rank} nRanks {HOSTS * GPUS} nNodes {HOSTS} localRanks {GPUS} localRank {gpu} MNNVL 0"]
+    for ch in range(CHANNELS):
+        # One NIC in 16 without GDR keeps the verdict at "partial" and the parser honest.
+        gdr = "/GDRDMA" if (rank + ch) % 16 else ""
+        lines.append(pre + f"Channel {ch:02d}/0 : {rank}[{gpu}] -> {peer}[{gpu}] [send] via NET/IB/{gpu}{gdr}")
+        lines.append(pre + f"Channel {ch:02d}/0 : {peer}[{gpu}] -> {rank}[{gpu}] [receive] via NET/IB/{gpu}{gdr}")
+        lines.append(pre + f"Channel {ch:02d}/0 : {rank}[{gpu}] -> {rank + 1 - 2 * (gpu % 2)}[{gpu ^ 1}] via P2P/CUMEM/read")
+    lines.append(pre + "Connected all rings, use ring PXN 0 GDR 1")
+    lines.append(pre + f"ncclCommInitRank comm 0x{comm:x}{rank:04x} rank {rank} nranks {HOSTS * GPUS} cudaDev {gpu} nvmlDev {gpu} busId {0x18000 + gpu * 0x10000:x} commId 0x{comm:x} - Init COMPLETE")
+    return "\n".join(lines) + "\n"
+
+
+def generate(path, size):
+    head = "node0000:100000:200000 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+    head += "node0000:100000:200000 [0] NCCL INFO NET/IB : Using " + " ".join(f"[{i}]mlx5_{i}:1/IB" for i in range(8)) + " [RO]; OOB ib0:10.0.0.1<0>\n"
+    written, comm = 0, 1
+    with open(path, "w") as f:
+        f.write(head)
+        while written < size:
+            block = "".join(rank_block(comm, r) for r in range(HOSTS * GPUS))
+            f.write(block)
+            written += len(block)
+            comm += 1
+    return os.path.getsize(path)
+
+
+def timed(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - t0
+    # ru_maxrss of children is the max over all waited children so far.
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(rss, before), out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gib", type=float, default=2.0)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--dir", default="/dev/shm" if os.access("/dev/shm", os.W_OK) else "/tmp")
+    a = ap.parse_args()
+    gdrcheck = os.path.join(a.build, "gdrcheck")
+    if not os.access(gdrcheck, os.X_OK):
+        sys.exit(f"build first: {gdrcheck} missing")
+    # A quarter-size run first: peak memory must be the same at both sizes.
+    for gib in (a.gib / 4, a.gib):
+        run(a, gdrcheck, gib)
+
+
+def run(a, gdrcheck, gib):
+    path = os.path.join(a.dir, "gdrcheck-bench-4096ranks.log")
+    try:
+        size = generate(path, int(gib * (1 << 30)))
+        lines = int(subprocess.run(["wc", "-l", path], stdout=subprocess.PIPE, text=True).stdout.split()[0])
+        print(f"log: {path}, {size / (1 << 30):.2f} GiB, {lines:,} lines, {HOSTS * GPUS} ranks")
+        g_times, a_times = [], []
+        a_rss = 0  # max RSS over children so far: the smaller run comes first
+        for _ in range(a.rounds):
+            t, _, out = timed(["grep", "-c", "GDRDMA", path])
+            g_times.append(t)
+            t, rss, out = timed([gdrcheck, "analyze", "--json", path])
+            a_times.append(t)
+            a_rss = max(a_rss, rss)
+            if out.returncode not in (0, 1, 2):
+                sys.exit(f"analyze failed: {out.stderr.decode()[:500]}")
+        g, an = statistics.median(g_times), statistics.median(a_times)
+        print(f"grep -c GDRDMA        median {g:.2f} s  ({size / g / 1e9:.2f} GB/s)")
+        print(f"gdrcheck analyze      median {an:.2f} s  ({size / an / 1e9:.2f} GB/s), peak RSS {a_rss / 1024:.1f} MiB")
+        print(f"ratio analyze/grep: {an / g:.2f}")
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+// One input of `gdrcheck analyze`: what kind of evidence a file holds, what
+// it proves, and the verdict that follows. Files are read as streams, so a
+// multi-GB NCCL log costs memory in ranks and connections, not in lines.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/finding.h"
+#include "evidence/gdscheck.h"
+#include "evidence/ibv_text.h"
+#include "evidence/nccl_log.h"
+#include "evidence/nccl_tests.h"
+#include "topology/topology.h"
+
+namespace gdrcheck {
+
+enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, Ibv, Gdscheck, Unknown };
+const char* artifact_kind_name(ArtifactKind k);  // "nccl-log", "nccl-tests", "topo-matrix", "ibv", "gdscheck", "unknown"
+bool parse_artifact_kind(const std::string& text, ArtifactKind* out);  // for --kind
+
+struct Artifact {
+  std::string file;
+  ArtifactKind kind = ArtifactKind::Unknown;
+  std::string error;  // could not be read, or of no known kind
+  std::optional<NcclLogReport> nccl_log;      // nccl-log, and the INFO lines inside nccl-tests output
+  std::optional<NcclTestsReport> nccl_tests;
+  std::optional<Topology> topology;
+  std::optional<IbvReport> ibv;
+  std::optional<GdscheckReport> gdscheck;
+  Status status = Status::Unknown;  // what it proves: OK, WARNING (partial), CRITICAL (GDR not in use), UNKNOWN
+  std::string verdict;              // one line
+  std::vector<std::string> notes;
+};
+
+// Reads and analyses one file ("-" = standard input). `forced` skips detection.
+Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> forced = std::nullopt);
+
+// Detection from the first bytes of a file.
+ArtifactKind detect_artifact_kind(std::string_view head);
+
+// The exit status over all inputs: CRITICAL if any proves GDR is not in
+// use, WARNING if partial, OK if everything proven is good, UNKNOWN when
+// nothing could be proven or a file could not be read.
+Status overall_status(const std::vector<Artifact>& artifacts);
+
+}  // namespace gdrcheck

@@ -1,0 +1,55 @@
+// `gdrcheck analyze FILE...`: what NCCL logs and pasted tool outputs prove.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "analyze/artifact.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "report/analyze_json.h"
+#include "report/analyze_text.h"
+
+namespace gdrcheck {
+namespace {
+
+struct AnalyzeOptions {
+  std::vector<std::string> files;
+  std::string kind;
+  bool json = false, detail = false;
+};
+
+int run_analyze(const AnalyzeOptions& o) {
+  std::optional<ArtifactKind> forced;
+  if (!o.kind.empty()) {
+    ArtifactKind k{};
+    if (!parse_artifact_kind(o.kind, &k)) {
+      std::cerr << "gdrcheck analyze: --kind must be nccl-log, nccl-tests, topo-matrix, ibv or gdscheck\n";
+      return kExitUsage;
+    }
+    forced = k;
+  }
+  std::vector<Artifact> artifacts;
+  for (const auto& f : o.files) {
+    artifacts.push_back(analyze_file(f, forced));
+    // Unreadable inputs are named on stderr too; the rest are still analysed.
+    if (!artifacts.back().error.empty()) std::cerr << "gdrcheck analyze: " << f << ": " << artifacts.back().error << "\n";
+  }
+  if (o.json) std::cout << analyze_json(artifacts, o.detail).dump(2) << "\n";
+  else std::cout << render_analyze_text(artifacts, o.detail);
+  return exit_code(overall_status(artifacts));
+}
+
+}  // namespace
+
+CommandRun add_analyze_command(CLI::App& app) {
+  auto o = std::make_shared<AnalyzeOptions>();
+  CLI::App* cmd = app.add_subcommand("analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat and gdscheck output prove");
+  cmd->add_option("files", o->files, "files to read ('-' = standard input)")->required();
+  cmd->add_option("--kind", o->kind, "force the kind: nccl-log, nccl-tests, topo-matrix, ibv, gdscheck");
+  cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.analyze/1)");
+  cmd->add_flag("--detail", o->detail, "list every network connection");
+  return [o] { return run_analyze(*o); };
+}
+
+}  // namespace gdrcheck

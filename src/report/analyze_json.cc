@@ -1,0 +1,134 @@
+#include "report/analyze_json.h"
+
+#include "report/topo_json.h"
+#include "topology/path_matrix.h"
+
+namespace gdrcheck {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+json opt(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json nccl_log_json(const NcclLogReport& r, bool detail) {
+  json reasons = json::array();
+  for (const auto& x : r.reasons) reasons.push_back({{"code", x.code}, {"message", x.message}, {"lines", x.lines}, {"count", x.count}});
+  json j = {{"nccl_version", r.nccl_version.empty() ? json(nullptr) : json(r.nccl_version)},
+            {"versions", r.versions},
+            {"rccl", r.rccl},
+            {"ranks", r.ranks},
+            {"hosts", r.hosts},
+            {"net_transport", r.net_transport.empty() ? json(nullptr) : json(r.net_transport)},
+            {"net_devices", r.net_devices},
+            {"net_connections", r.net_connections},
+            {"gdr_connections", r.gdr_connections},
+            {"gdr", gdr_verdict_name(r.verdict)},
+            {"gdr_why", r.verdict_why},
+            {"reasons", reasons},
+            {"lines", r.lines}};
+  json env = json::object();
+  for (const auto& e : r.env) env[e.name] = e.value;
+  j["env"] = env;
+  if (detail) {
+    json conns = json::array();
+    for (const auto& c : r.connections)
+      conns.push_back({{"channel", c.channel}, {"conn_index", c.conn_index}, {"from", c.from_rank}, {"to", c.to_rank},
+                       {"side", net_side_name(c.side)}, {"net", c.net}, {"dev", c.dev}, {"proxy", opt(c.proxy_rank)},
+                       {"gdr", c.gdr}, {"pci", c.pci}, {"shared", c.shared}, {"host", c.host}, {"line", c.line}});
+    j["connections"] = conns;
+  }
+  return j;
+}
+
+json result_json(const std::optional<NcclTestsResult>& r) {
+  if (!r) return nullptr;
+  return {{"time_us", r->time_us}, {"algbw", r->algbw}, {"busbw", r->busbw}, {"wrong", opt(r->wrong)}};
+}
+
+json nccl_tests_json(const NcclTestsReport& t) {
+  json runs = json::array();
+  for (const auto& run : t.runs) {
+    json rows = json::array();
+    bool wrong = false;
+    for (const auto& row : run.rows) {
+      rows.push_back({{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop},
+                      {"root", opt(row.root)}, {"out_of_place", result_json(row.out_of_place)},
+                      {"in_place", result_json(row.in_place)}});
+      for (const auto* half : {&row.out_of_place, &row.in_place})
+        if (*half && (*half)->wrong && *(*half)->wrong != 0) wrong = true;
+    }
+    runs.push_back({{"test", run.test_name.empty() ? json(nullptr) : json(run.test_name)},
+                    {"rows", rows},
+                    {"avg_busbw", opt(run.avg_busbw)},
+                    {"max_busbw", {{"value", opt(run.max_busbw)}, {"size", opt(run.max_busbw_size)}}},
+                    {"wrong", wrong},
+                    {"failed", run.failed},
+                    {"complete", run.complete},
+                    {"ranks", run.ranks.size()},
+                    {"hosts", run.hosts},
+                    {"errors", run.errors}});
+  }
+  json j = {{"runs", runs}};
+  // The first run's fields at the top, for the common one-run file.
+  if (!runs.empty())
+    for (const char* k : {"test", "rows", "avg_busbw", "max_busbw", "wrong"}) j[k] = runs[0][k];
+  return j;
+}
+
+json ibv_json(const IbvReport& r) {
+  json devices = json::array();
+  for (const auto& d : r.devices) {
+    json ports = json::array();
+    for (const auto& p : d.ports)
+      ports.push_back({{"port", p.port}, {"state", p.state}, {"physical_state", p.physical_state},
+                       {"rate_gbps", opt(p.rate_gbps)}, {"link_layer", p.link_layer}});
+    devices.push_back({{"name", d.name}, {"fw", d.fw}, {"ports", ports}});
+  }
+  return {{"devices", devices}, {"notes", r.notes}};
+}
+
+json gdscheck_json(const GdscheckReport& g) {
+  return {{"gds_version", g.gds_version},         {"nvidia_fs_version", g.nvidia_fs_version},
+          {"supported", g.supported},             {"compat_only", g.compat_only},
+          {"unsupported", g.unsupported},         {"peerdirect", opt(g.peerdirect)},
+          {"compat_mode", opt(g.compat_mode)},    {"iommu", g.iommu.empty() ? json(nullptr) : json(g.iommu)},
+          {"platform_verification", opt(g.platform_verified)}, {"notes", g.notes}};
+}
+
+json artifact_json(const Artifact& a, bool detail) {
+  json j = {{"file", a.file}, {"kind", artifact_kind_name(a.kind)}, {"status", status_name(a.status)}};
+  if (!a.error.empty()) {
+    j["status"] = "UNKNOWN";
+    j["error"] = a.error;
+    return j;
+  }
+  j["verdict"] = a.verdict;
+  j["notes"] = a.notes;
+  if (a.nccl_log && (a.kind == ArtifactKind::NcclLog || a.nccl_log->records > 0)) {
+    json log = nccl_log_json(*a.nccl_log, detail);
+    if (a.kind == ArtifactKind::NcclLog) j.update(log);
+    else j["nccl_log"] = log;
+  }
+  if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests));
+  if (a.ibv) j.update(ibv_json(*a.ibv));
+  if (a.gdscheck) j.update(gdscheck_json(*a.gdscheck));
+  if (a.topology) {
+    json t = topo_json(*a.topology, compute_paths(*a.topology));
+    t.erase("schema");
+    j.update(t);
+  }
+  return j;
+}
+
+}  // namespace
+
+json analyze_json(const std::vector<Artifact>& artifacts, bool detail) {
+  json list = json::array();
+  for (const auto& a : artifacts) list.push_back(artifact_json(a, detail));
+  return {{"schema", "gdrcheck.analyze/1"}, {"status", status_name(overall_status(artifacts))}, {"artifacts", list}};
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,96 @@
+#include "report/analyze_text.h"
+
+#include <sstream>
+
+namespace gdrcheck {
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string lines_of(const std::vector<std::size_t>& lines, std::size_t count) {
+  std::string s;
+  for (std::size_t l : lines) s += (s.empty() ? "" : ", ") + std::to_string(l);
+  if (count > lines.size()) s += ", ... (" + std::to_string(count) + " lines)";
+  return s;
+}
+
+void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
+  out << "  " << (r.rccl ? "RCCL " : "NCCL ") << (r.nccl_version.empty() ? "version unknown" : r.nccl_version);
+  if (r.versions.size() > 1) out << " (versions in this file: " << join(r.versions, ", ") << ")";
+  out << "; " << r.ranks << " ranks";
+  if (!r.hosts.empty()) out << " on " << r.hosts.size() << " hosts (" << join(r.hosts, ", ") << ")";
+  out << "\n  network: " << (r.net_transport.empty() ? "unknown" : r.net_transport);
+  if (!r.net_devices.empty()) out << " (" << join(r.net_devices, " ") << ")";
+  if (!r.socket_interfaces.empty()) out << " sockets " << join(r.socket_interfaces, " ");
+  out << "\n  network connections: " << r.net_connections << ", with GDRDMA: " << r.gdr_connections << "\n";
+  for (const auto& reason : r.reasons)
+    out << "  - " << reason.code << ": " << reason.message << " (line " << lines_of(reason.lines, reason.count) << ")\n";
+  for (const auto& s : r.ring_summaries)
+    out << "  - note: 'use ring PXN " << s.pxn << " GDR " << s.gdr << "' (line " << s.line
+        << ") is not proof by itself: it says GDR 1 on single-node communicators too\n";
+  if (!detail) return;
+  for (const auto& c : r.connections)
+    out << "    line " << c.line << ": channel " << c.channel << "/" << c.conn_index << " " << c.from_rank << " -> "
+        << c.to_rank << " [" << net_side_name(c.side) << "] NET/" << c.net << "/" << c.dev
+        << (c.proxy_rank ? "(" + std::to_string(*c.proxy_rank) + ")" : "") << (c.gdr ? " GDRDMA" : " staged")
+        << (c.shared ? " shared" : "") << (c.host.empty() ? "" : " on " + c.host) << "\n";
+}
+
+void write_tests(std::ostream& out, const NcclTestsReport& t) {
+  for (const auto& run : t.runs) {
+    out << "  " << (run.test_name.empty() ? "nccl-tests" : run.test_name) << ": " << run.rows.size() << " rows";
+    if (!run.hosts.empty()) out << ", " << run.ranks.size() << " ranks on " << run.hosts.size() << " hosts";
+    if (run.avg_busbw) out << ", avg busbw " << *run.avg_busbw << " GB/s";
+    if (run.max_busbw) out << ", best out-of-place busbw " << *run.max_busbw << " GB/s at " << run.max_busbw_size.value_or(0) << " B";
+    out << (run.failed ? ", FAILED" : "") << (run.complete ? "" : " (no footer: output cut?)") << "\n";
+    for (const auto& e : run.errors) out << "  - error: " << e << "\n";
+  }
+  out << "  busbw is GB/s (1e9 bytes/s) of bus bandwidth, not Gb/s of line rate: 400 Gb/s NDR is 50 GB/s per NIC\n";
+}
+
+void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
+  out << "== " << a.file << " (" << artifact_kind_name(a.kind) << ")\n";
+  if (!a.error.empty()) {
+    out << "  UNKNOWN: " << a.file << ": " << a.error << "\n\n";
+    return;
+  }
+  out << "  " << status_name(a.status) << ": " << a.verdict << "\n";
+  if (a.nccl_tests) write_tests(out, *a.nccl_tests);
+  if (a.nccl_log && (a.kind == ArtifactKind::NcclLog || a.nccl_log->records > 0)) write_log(out, *a.nccl_log, detail);
+  if (a.ibv)
+    for (const auto& d : a.ibv->devices) {
+      out << "  " << d.name << " fw " << (d.fw.empty() ? "?" : d.fw) << ":";
+      for (const auto& p : d.ports)
+        out << " port " << p.port << " " << p.state << "/" << p.physical_state << " "
+            << (p.rate_gbps ? std::to_string(static_cast<int>(*p.rate_gbps)) + " Gb/s" : "rate ?") << " " << p.link_layer << ";";
+      out << "\n";
+    }
+  if (a.gdscheck) {
+    const GdscheckReport& g = *a.gdscheck;
+    out << "  GDS " << (g.gds_version.empty() ? "?" : g.gds_version) << ", nvidia-fs "
+        << (g.nvidia_fs_version.empty() ? "not loaded" : g.nvidia_fs_version) << "; supported: " << join(g.supported, ", ")
+        << "; unsupported: " << join(g.unsupported, ", ") << "\n";
+    for (const auto& n : g.notes) out << "  - " << n << "\n";
+  }
+  if (a.topology)
+    out << "  " << a.topology->with_role(DeviceRole::Gpu).size() << " GPUs, " << a.topology->with_role(DeviceRole::Nic).size()
+        << " NICs (gdrcheck topo " << a.file << " shows the matrix)\n";
+  for (const auto& n : a.notes) out << "  - " << n << "\n";
+  out << "\n";
+}
+
+}  // namespace
+
+std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool detail) {
+  std::ostringstream out;
+  for (const auto& a : artifacts) write_artifact(out, a, detail);
+  out << status_name(overall_status(artifacts)) << ": " << artifacts.size() << " input" << (artifacts.size() == 1 ? "" : "s")
+      << " analysed\n";
+  return out.str();
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,127 @@
+// `gdrcheck analyze` end to end: detection of each kind, what each proves,
+// exit codes over several files, JSON schema, unreadable inputs.
+#include "analyze/artifact.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "recorded_fixtures.h"
+#include "run_binary.h"
+
+namespace gdrcheck {
+namespace {
+
+using nlohmann::json;
+using testing::run_gdrcheck;
+using testing::test_data;
+
+const std::string kGdrLog = "nccl-logs/nccl-1189-h20-ib-gdrdma.log";
+const std::string kSocketLog = "nccl-logs/nccl-1053-socket-ib-disabled-lo.log";
+const std::string kTestsWithLog = "nccl-tests/eks-efa-all-reduce-mpi-tag-info.txt";
+
+TEST(AnalyzeDetect, EachKindFromItsFirstBytes) {
+  EXPECT_EQ(analyze_file(test_data(kGdrLog)).kind, ArtifactKind::NcclLog);
+  EXPECT_EQ(analyze_file(test_data(kTestsWithLog)).kind, ArtifactKind::NcclTests);
+  EXPECT_EQ(analyze_file(test_data("smi/stelline-esc8000a-4x6000ada-legend.txt")).kind, ArtifactKind::TopoMatrix);
+  EXPECT_EQ(analyze_file(test_data("ibv/deepep-303-ibstat-ndr-400-cut.txt")).kind, ArtifactKind::Ibv);
+  EXPECT_EQ(analyze_file(test_data("gdscheck/onizuka-gds-1.0.0.82-p1000.txt")).kind, ArtifactKind::Gdscheck);
+}
+
+TEST(AnalyzeVerdict, GdrLogIsOk) {
+  Artifact a = analyze_file(test_data(kGdrLog));
+  EXPECT_EQ(a.status, Status::Ok);
+  ASSERT_TRUE(a.nccl_log);
+  EXPECT_EQ(a.nccl_log->net_connections, a.nccl_log->gdr_connections);
+  EXPECT_GT(a.nccl_log->net_connections, 0u);
+}
+
+TEST(AnalyzeVerdict, SocketFallbackIsCritical) {
+  Artifact a = analyze_file(test_data(kSocketLog));
+  EXPECT_EQ(a.status, Status::Critical);
+  ASSERT_TRUE(a.nccl_log);
+  EXPECT_NE(a.nccl_log->reason("socket_fallback"), nullptr);
+}
+
+TEST(AnalyzeVerdict, NcclTestsCarriesItsLog) {
+  Artifact a = analyze_file(test_data(kTestsWithLog));
+  ASSERT_TRUE(a.nccl_tests);
+  ASSERT_TRUE(a.nccl_log);
+  EXPECT_EQ(a.nccl_tests->runs.size(), 1u);
+  EXPECT_EQ(a.nccl_tests->runs[0].test_name, "all_reduce_perf");
+  EXPECT_EQ(a.nccl_log->net_transport, "AWS Libfabric");
+  EXPECT_EQ(a.status, Status::Critical);  // 0 of 8 network connections use GDRDMA
+}
+
+TEST(AnalyzeVerdict, UnknownKindAndUnreadableFiles) {
+  std::string dir = testing::scratch_dir();
+  std::ofstream(dir + "/notes.txt") << "just some notes\nnothing to see\n";
+  Artifact a = analyze_file(dir + "/notes.txt");
+  EXPECT_EQ(a.kind, ArtifactKind::Unknown);
+  EXPECT_NE(a.error.find("of no known kind"), std::string::npos);
+  EXPECT_NE(analyze_file(dir + "/missing.log").error.find("cannot be read"), std::string::npos);
+  std::ofstream(dir + "/bin", std::ios::binary) << std::string("\x7f" "ELF\0\0\1", 7);
+  EXPECT_NE(analyze_file(dir + "/bin").error.find("binary"), std::string::npos);
+}
+
+TEST(AnalyzeStatus, OverallRules) {
+  Artifact ok, bad, partial, unknown, broken;
+  ok.status = Status::Ok;
+  bad.status = Status::Critical;
+  partial.status = Status::Warning;
+  unknown.status = Status::Unknown;
+  broken.error = "cannot be read";
+  EXPECT_EQ(overall_status({ok}), Status::Ok);
+  EXPECT_EQ(overall_status({ok, bad}), Status::Critical);
+  EXPECT_EQ(overall_status({ok, partial}), Status::Warning);
+  EXPECT_EQ(overall_status({unknown}), Status::Unknown);      // nothing proven
+  EXPECT_EQ(overall_status({ok, unknown}), Status::Ok);       // everything proven is good
+  EXPECT_EQ(overall_status({ok, broken}), Status::Unknown);   // an unreadable file is said
+  EXPECT_EQ(overall_status({bad, broken}), Status::Critical);
+}
+
+TEST(AnalyzeCli, ExitCodesOverSeveralFiles) {
+  EXPECT_EQ(run_gdrcheck({"analyze", test_data(kGdrLog)}).exit_code, 0);
+  EXPECT_EQ(run_gdrcheck({"analyze", test_data(kGdrLog), test_data(kSocketLog)}).exit_code, 2);
+  auto r = run_gdrcheck({"analyze", "/nonexistent.log", test_data(kGdrLog)});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("/nonexistent.log: cannot be read"), std::string::npos);
+  EXPECT_NE(r.out.find("every network connection in the log uses GDRDMA"), std::string::npos);  // the other file still ran
+  EXPECT_EQ(run_gdrcheck({"analyze"}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"analyze", "--kind", "pdf", test_data(kGdrLog)}).exit_code, 64);
+}
+
+TEST(AnalyzeCli, JsonSchema) {
+  auto r = run_gdrcheck({"analyze", "--json", "--detail", test_data(kGdrLog), test_data(kTestsWithLog),
+                         test_data("ibv/deepep-303-ibstat-ndr-400-cut.txt"), test_data("gdscheck/onizuka-gds-1.0.0.82-p1000.txt"),
+                         test_data("smi/stelline-esc8000a-4x6000ada-legend.txt")});
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["schema"], "gdrcheck.analyze/1");
+  ASSERT_EQ(j["artifacts"].size(), 5u);
+  const json& log = j["artifacts"][0];
+  EXPECT_EQ(log["kind"], "nccl-log");
+  EXPECT_EQ(log["gdr"], "yes");
+  for (const char* k : {"nccl_version", "net_transport", "net_connections", "gdr_connections", "ranks", "hosts", "reasons"})
+    EXPECT_TRUE(log.contains(k)) << k;
+  EXPECT_FALSE(log["connections"].empty());
+  const json& tests = j["artifacts"][1];
+  EXPECT_EQ(tests["kind"], "nccl-tests");
+  EXPECT_EQ(tests["test"], "all_reduce_perf");
+  EXPECT_TRUE(tests["max_busbw"].contains("value") && tests["max_busbw"].contains("size"));
+  EXPECT_EQ(tests["nccl_log"]["net_transport"], "AWS Libfabric");
+  EXPECT_EQ(j["artifacts"][2]["devices"][0]["ports"][0]["rate_gbps"], 400);
+  EXPECT_EQ(j["artifacts"][3]["platform_verification"], true);
+  EXPECT_EQ(j["artifacts"][4]["matrix"]["GPU0"]["NIC0"], "NODE");
+}
+
+TEST(AnalyzeCli, StandardInput) {
+  std::ifstream in(test_data(kSocketLog));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto r = run_gdrcheck({"analyze", "-"}, text);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("== - (nccl-log)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gdrcheck
