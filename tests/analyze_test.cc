@@ -61,7 +61,10 @@ TEST(AnalyzeVerdict, UnknownKindAndUnreadableFiles) {
   EXPECT_EQ(a.kind, ArtifactKind::Unknown);
   EXPECT_NE(a.error.find("of no known kind"), std::string::npos);
   EXPECT_NE(analyze_file(dir + "/missing.log").error.find("cannot be read"), std::string::npos);
-  std::ofstream(dir + "/bin", std::ios::binary) << std::string("\x7f" "ELF\0\0\1", 7);
+  std::ofstream(dir + "/bin", std::ios::binary) << std::string(
+      "\x7f"
+      "ELF\0\0\1",
+      7);
   EXPECT_NE(analyze_file(dir + "/bin").error.find("binary"), std::string::npos);
 }
 
@@ -75,9 +78,9 @@ TEST(AnalyzeStatus, OverallRules) {
   EXPECT_EQ(overall_status({ok}), Status::Ok);
   EXPECT_EQ(overall_status({ok, bad}), Status::Critical);
   EXPECT_EQ(overall_status({ok, partial}), Status::Warning);
-  EXPECT_EQ(overall_status({unknown}), Status::Unknown);      // nothing proven
-  EXPECT_EQ(overall_status({ok, unknown}), Status::Ok);       // everything proven is good
-  EXPECT_EQ(overall_status({ok, broken}), Status::Unknown);   // an unreadable file is said
+  EXPECT_EQ(overall_status({unknown}), Status::Unknown);     // nothing proven
+  EXPECT_EQ(overall_status({ok, unknown}), Status::Ok);      // everything proven is good
+  EXPECT_EQ(overall_status({ok, broken}), Status::Unknown);  // an unreadable file is said
   EXPECT_EQ(overall_status({bad, broken}), Status::Critical);
 }
 
@@ -87,14 +90,16 @@ TEST(AnalyzeCli, ExitCodesOverSeveralFiles) {
   auto r = run_gdrcheck({"analyze", "/nonexistent.log", test_data(kGdrLog)});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find("/nonexistent.log: cannot be read"), std::string::npos);
-  EXPECT_NE(r.out.find("every network connection in the log uses GDRDMA"), std::string::npos);  // the other file still ran
+  EXPECT_NE(r.out.find("every network connection in the log uses GDRDMA"),
+            std::string::npos);  // the other file still ran
   EXPECT_EQ(run_gdrcheck({"analyze"}).exit_code, 64);
   EXPECT_EQ(run_gdrcheck({"analyze", "--kind", "pdf", test_data(kGdrLog)}).exit_code, 64);
 }
 
 TEST(AnalyzeCli, JsonSchema) {
   auto r = run_gdrcheck({"analyze", "--json", "--detail", test_data(kGdrLog), test_data(kTestsWithLog),
-                         test_data("ibv/deepep-303-ibstat-ndr-400-cut.txt"), test_data("gdscheck/onizuka-gds-1.0.0.82-p1000.txt"),
+                         test_data("ibv/deepep-303-ibstat-ndr-400-cut.txt"),
+                         test_data("gdscheck/onizuka-gds-1.0.0.82-p1000.txt"),
                          test_data("smi/stelline-esc8000a-4x6000ada-legend.txt")});
   json j = json::parse(r.out);
   EXPECT_EQ(j["schema"], "gdrcheck.analyze/1");
@@ -102,7 +107,8 @@ TEST(AnalyzeCli, JsonSchema) {
   const json& log = j["artifacts"][0];
   EXPECT_EQ(log["kind"], "nccl-log");
   EXPECT_EQ(log["gdr"], "yes");
-  for (const char* k : {"nccl_version", "net_transport", "net_connections", "gdr_connections", "ranks", "hosts", "reasons"})
+  for (const char* k :
+       {"nccl_version", "net_transport", "net_connections", "gdr_connections", "ranks", "hosts", "reasons"})
     EXPECT_TRUE(log.contains(k)) << k;
   EXPECT_FALSE(log["connections"].empty());
   const json& tests = j["artifacts"][1];

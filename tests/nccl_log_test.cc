@@ -43,7 +43,9 @@ std::string message_of(const NcclLogReport& r, std::string_view code) {
   return reason ? reason->message : "<none>";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::string env(const NcclLogReport& r, std::string_view name) {
   const NcclEnvEcho* e = r.env_value(name);
@@ -613,9 +615,9 @@ TEST(NcclLogSynthetic, LaunchersPartialPxn) {
 // One channel line behind several prefixes: the record is the same.
 TEST(NcclLogLineForms, PrefixesAreIgnored) {
   const std::string rec = "node1:1234:1300 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA";
-  for (std::string prefix : {"", "[1,3]<stdout>:", "(pid=123, ip=10.0.0.1) ", "0: ", "13: ",
-                             "[2024-01-01 12:00:00] ", "2024-01-01T12:00:00.123Z ", "(RayWorkerWrapper pid=9) ",
-                             "\x1b[36m(Worker pid=1)\x1b[0m ", "[155] "}) {
+  for (std::string prefix :
+       {"", "[1,3]<stdout>:", "(pid=123, ip=10.0.0.1) ", "0: ", "13: ", "[2024-01-01 12:00:00] ",
+        "2024-01-01T12:00:00.123Z ", "(RayWorkerWrapper pid=9) ", "\x1b[36m(Worker pid=1)\x1b[0m ", "[155] "}) {
     auto r = parse_nccl_log(prefix + rec);
     ASSERT_EQ(r.net_connections, 1u) << prefix;
     EXPECT_EQ(r.hosts, Hosts{"node1"}) << prefix;
@@ -714,7 +716,8 @@ TEST(NcclLogLineForms, Rccl) {
 }
 
 TEST(NcclLogLineForms, NcclTestsRankLinesNameHosts) {
-  auto r = parse_nccl_log("#  Rank  0 Group  0 Pid  41234 on     node01 device  0 [0000:19:00] NVIDIA H100 80GB HBM3\n");
+  auto r =
+      parse_nccl_log("#  Rank  0 Group  0 Pid  41234 on     node01 device  0 [0000:19:00] NVIDIA H100 80GB HBM3\n");
   EXPECT_EQ(r.hosts, Hosts{"node01"});
 }
 
@@ -783,8 +786,7 @@ TEST(NcclLogChannel, CommSuffixAndTrailingDebris) {
 
 TEST(NcclLogChannel, PluginNames) {
   EXPECT_EQ(only_connection("Channel 00/0 : 0[0] -> 8[0] [send] via NET/IBext_v8/0/GDRDMA").net, "IBext_v8");
-  EXPECT_EQ(only_connection("Channel 00/0 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA").net,
-            "AWS Libfabric");
+  EXPECT_EQ(only_connection("Channel 00/0 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/0/GDRDMA").net, "AWS Libfabric");
   EXPECT_EQ(only_connection("Channel 00/0 : 0[0] -> 8[0] [send] via NET/Libfabric/2/GDRDMA").dev, 2);
   EXPECT_EQ(only_connection("Channel 00/0 : 0[0] -> 8[0] [send] via NET/UCX/0/GDRDMA").net, "UCX");
   EXPECT_EQ(only_connection("Channel 00/1 : 1[0] -> 2[1] [receive] via NET/NCCL RDMA Plugin v6/0/GDRDMA/Shared").net,
@@ -980,11 +982,11 @@ TEST(NcclLogReasons, SocketFallbackCauses) {
   struct Case {
     std::string line, cause;
   };
-  for (const Case& c : {Case{"NET/IB : No device found.", "No device found"},
-                        Case{"Failed to open libibverbs.so[.1]", "libibverbs"},
-                        Case{"Failed to initialize NET plugin IB", "failed to initialize"},
-                        Case{"NCCL_IB_DISABLE set by environment to 1.", "NCCL_IB_DISABLE=1"},
-                        Case{"NCCL_NET set by environment to Socket", "NCCL_NET=Socket"}}) {
+  for (const Case& c :
+       {Case{"NET/IB : No device found.", "No device found"}, Case{"Failed to open libibverbs.so[.1]", "libibverbs"},
+        Case{"Failed to initialize NET plugin IB", "failed to initialize"},
+        Case{"NCCL_IB_DISABLE set by environment to 1.", "NCCL_IB_DISABLE=1"},
+        Case{"NCCL_NET set by environment to Socket", "NCCL_NET=Socket"}}) {
     auto r = parse_nccl_log("a:1:2 [0] NCCL INFO " + c.line + "\na:1:2 [0] NCCL INFO Using network Socket\n");
     EXPECT_EQ(r.verdict, GdrVerdict::No) << c.line;
     EXPECT_TRUE(has(message_of(r, "socket_fallback"), c.cause)) << message_of(r, "socket_fallback");
@@ -1045,8 +1047,7 @@ TEST(NcclLogReasons, EnvEchoes) {
 TEST(NcclLogReasons, AcsHintForms) {
   for (std::string w : {"NET/IB : Got completion from peer 1.2.3.4<5> with status=4 opcode=0 len=0 vendor err 81",
                         "NET/IB : Got completion with error 4, opcode 1, len 21938, vendor err 81",
-                        "NET/IB : IBV_WC_LOC_PROT_ERR: check ACS",
-                        "NET/IB: local protection error"}) {
+                        "NET/IB : IBV_WC_LOC_PROT_ERR: check ACS", "NET/IB: local protection error"}) {
     auto r = parse_nccl_log("a:1:2 [0] transport/net_ib.cc:1 NCCL WARN " + w + "\n");
     EXPECT_EQ(lines_of(r, "acs_hint"), Lines{1}) << w;
   }
@@ -1060,7 +1061,8 @@ TEST(NcclLogReasons, RoceGid) {
   EXPECT_EQ(lines_of(r, "roce_gid"), Lines{1});
   // "localGid"/"remoteGids" in completion errors are not GID problems.
   auto c = parse_nccl_log(
-      "a:1:2 [0] net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer x with status=12 localGid ::1 remoteGids::2\n");
+      "a:1:2 [0] net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer x with status=12 localGid ::1 "
+      "remoteGids::2\n");
   EXPECT_EQ(c.reason("roce_gid"), nullptr);
 }
 

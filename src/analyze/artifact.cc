@@ -12,7 +12,7 @@ namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kHeadBytes = 64 * 1024;
-constexpr std::size_t kMaxLine = 64 * 1024;  // longer lines are cut: no log line is near this
+constexpr std::size_t kMaxLine = 64 * 1024;       // longer lines are cut: no log line is near this
 constexpr std::size_t kMaxWholeFile = 16u << 20;  // matrix, ibv and gdscheck text is small
 
 bool binary(std::string_view head) {
@@ -26,7 +26,8 @@ bool binary(std::string_view head) {
 class LineSource {
  public:
   explicit LineSource(const std::string& path) : path_(path) {
-    if (path == "-") in_ = &std::cin;
+    if (path == "-")
+      in_ = &std::cin;
     else {
       file_.open(path, std::ios::binary);
       in_ = &file_;
@@ -112,7 +113,8 @@ void judge_nccl_tests(Artifact& a) {
   bool failed = false;
   for (const auto& run : t.runs) failed |= run.failed;
   bool has_net = a.nccl_log && (a.nccl_log->net_connections > 0 || a.nccl_log->verdict != GdrVerdict::Unknown);
-  if (has_net) judge_nccl_log(a, *a.nccl_log);
+  if (has_net)
+    judge_nccl_log(a, *a.nccl_log);
   else {
     a.status = Status::Unknown;
     a.verdict = "GPUDirect RDMA: unknown — no NCCL INFO lines about the network in this output";
@@ -192,12 +194,18 @@ void stream_logs(LineSource& src, Artifact& a, bool with_tests) {
 
 const char* artifact_kind_name(ArtifactKind k) {
   switch (k) {
-    case ArtifactKind::NcclLog: return "nccl-log";
-    case ArtifactKind::NcclTests: return "nccl-tests";
-    case ArtifactKind::TopoMatrix: return "topo-matrix";
-    case ArtifactKind::Ibv: return "ibv";
-    case ArtifactKind::Gdscheck: return "gdscheck";
-    case ArtifactKind::Unknown: return "unknown";
+    case ArtifactKind::NcclLog:
+      return "nccl-log";
+    case ArtifactKind::NcclTests:
+      return "nccl-tests";
+    case ArtifactKind::TopoMatrix:
+      return "topo-matrix";
+    case ArtifactKind::Ibv:
+      return "ibv";
+    case ArtifactKind::Gdscheck:
+      return "gdscheck";
+    case ArtifactKind::Unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -242,14 +250,30 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
   a.kind = forced ? *forced : detect_artifact_kind(head);
   try {
     switch (a.kind) {
-      case ArtifactKind::NcclLog: stream_logs(src, a, false); judge_nccl_log(a, *a.nccl_log); break;
-      case ArtifactKind::NcclTests: stream_logs(src, a, true); judge_nccl_tests(a); break;
-      case ArtifactKind::TopoMatrix: a.topology = read_smi_text(src.whole(), path); judge_topology(a); break;
-      case ArtifactKind::Ibv: a.ibv = parse_ibv_text(src.whole()); judge_ibv(a); break;
-      case ArtifactKind::Gdscheck: a.gdscheck = parse_gdscheck(src.whole()); judge_gdscheck(a); break;
+      case ArtifactKind::NcclLog:
+        stream_logs(src, a, false);
+        judge_nccl_log(a, *a.nccl_log);
+        break;
+      case ArtifactKind::NcclTests:
+        stream_logs(src, a, true);
+        judge_nccl_tests(a);
+        break;
+      case ArtifactKind::TopoMatrix:
+        a.topology = read_smi_text(src.whole(), path);
+        judge_topology(a);
+        break;
+      case ArtifactKind::Ibv:
+        a.ibv = parse_ibv_text(src.whole());
+        judge_ibv(a);
+        break;
+      case ArtifactKind::Gdscheck:
+        a.gdscheck = parse_gdscheck(src.whole());
+        judge_gdscheck(a);
+        break;
       case ArtifactKind::Unknown:
-        a.error = "of no known kind (expected an NCCL/RCCL debug log, nccl-tests output, nvidia-smi topo -m, "
-                  "ibstat/ibv_devinfo or gdscheck -p output; --kind forces one)";
+        a.error =
+            "of no known kind (expected an NCCL/RCCL debug log, nccl-tests output, nvidia-smi topo -m, "
+            "ibstat/ibv_devinfo or gdscheck -p output; --kind forces one)";
         break;
     }
   } catch (const InputError& e) {
@@ -262,7 +286,8 @@ Status overall_status(const std::vector<Artifact>& artifacts) {
   Status s = Status::Ok;
   bool proven = false;
   for (const auto& a : artifacts) {
-    if (!a.error.empty()) s = worse(s, Status::Unknown);
+    if (!a.error.empty())
+      s = worse(s, Status::Unknown);
     else if (a.status != Status::Unknown) {
       proven = true;
       s = worse(s, a.status);

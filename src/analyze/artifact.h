@@ -17,14 +17,15 @@
 namespace gdrcheck {
 
 enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, Ibv, Gdscheck, Unknown };
-const char* artifact_kind_name(ArtifactKind k);  // "nccl-log", "nccl-tests", "topo-matrix", "ibv", "gdscheck", "unknown"
+const char* artifact_kind_name(
+    ArtifactKind k);  // "nccl-log", "nccl-tests", "topo-matrix", "ibv", "gdscheck", "unknown"
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out);  // for --kind
 
 struct Artifact {
   std::string file;
   ArtifactKind kind = ArtifactKind::Unknown;
-  std::string error;  // could not be read, or of no known kind
-  std::optional<NcclLogReport> nccl_log;      // nccl-log, and the INFO lines inside nccl-tests output
+  std::string error;                      // could not be read, or of no known kind
+  std::optional<NcclLogReport> nccl_log;  // nccl-log, and the INFO lines inside nccl-tests output
   std::optional<NcclTestsReport> nccl_tests;
   std::optional<Topology> topology;
   std::optional<IbvReport> ibv;

@@ -33,10 +33,13 @@ int run_analyze(const AnalyzeOptions& o) {
   for (const auto& f : o.files) {
     artifacts.push_back(analyze_file(f, forced));
     // Unreadable inputs are named on stderr too; the rest are still analysed.
-    if (!artifacts.back().error.empty()) std::cerr << "gdrcheck analyze: " << f << ": " << artifacts.back().error << "\n";
+    if (!artifacts.back().error.empty())
+      std::cerr << "gdrcheck analyze: " << f << ": " << artifacts.back().error << "\n";
   }
-  if (o.json) std::cout << analyze_json(artifacts, o.detail).dump(2) << "\n";
-  else std::cout << render_analyze_text(artifacts, o.detail);
+  if (o.json)
+    std::cout << analyze_json(artifacts, o.detail).dump(2) << "\n";
+  else
+    std::cout << render_analyze_text(artifacts, o.detail);
   return exit_code(overall_status(artifacts));
 }
 
@@ -44,7 +47,8 @@ int run_analyze(const AnalyzeOptions& o) {
 
 CommandRun add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
-  CLI::App* cmd = app.add_subcommand("analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat and gdscheck output prove");
+  CLI::App* cmd =
+      app.add_subcommand("analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat and gdscheck output prove");
   cmd->add_option("files", o->files, "files to read ('-' = standard input)")->required();
   cmd->add_option("--kind", o->kind, "force the kind: nccl-log, nccl-tests, topo-matrix, ibv, gdscheck");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.analyze/1)");

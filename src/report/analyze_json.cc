@@ -15,7 +15,8 @@ json opt(const std::optional<T>& v) {
 
 json nccl_log_json(const NcclLogReport& r, bool detail) {
   json reasons = json::array();
-  for (const auto& x : r.reasons) reasons.push_back({{"code", x.code}, {"message", x.message}, {"lines", x.lines}, {"count", x.count}});
+  for (const auto& x : r.reasons)
+    reasons.push_back({{"code", x.code}, {"message", x.message}, {"lines", x.lines}, {"count", x.count}});
   json j = {{"nccl_version", r.nccl_version.empty() ? json(nullptr) : json(r.nccl_version)},
             {"versions", r.versions},
             {"rccl", r.rccl},
@@ -35,9 +36,19 @@ json nccl_log_json(const NcclLogReport& r, bool detail) {
   if (detail) {
     json conns = json::array();
     for (const auto& c : r.connections)
-      conns.push_back({{"channel", c.channel}, {"conn_index", c.conn_index}, {"from", c.from_rank}, {"to", c.to_rank},
-                       {"side", net_side_name(c.side)}, {"net", c.net}, {"dev", c.dev}, {"proxy", opt(c.proxy_rank)},
-                       {"gdr", c.gdr}, {"pci", c.pci}, {"shared", c.shared}, {"host", c.host}, {"line", c.line}});
+      conns.push_back({{"channel", c.channel},
+                       {"conn_index", c.conn_index},
+                       {"from", c.from_rank},
+                       {"to", c.to_rank},
+                       {"side", net_side_name(c.side)},
+                       {"net", c.net},
+                       {"dev", c.dev},
+                       {"proxy", opt(c.proxy_rank)},
+                       {"gdr", c.gdr},
+                       {"pci", c.pci},
+                       {"shared", c.shared},
+                       {"host", c.host},
+                       {"line", c.line}});
     j["connections"] = conns;
   }
   return j;
@@ -54,8 +65,12 @@ json nccl_tests_json(const NcclTestsReport& t) {
     json rows = json::array();
     bool wrong = false;
     for (const auto& row : run.rows) {
-      rows.push_back({{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop},
-                      {"root", opt(row.root)}, {"out_of_place", result_json(row.out_of_place)},
+      rows.push_back({{"size", row.size},
+                      {"count", row.count},
+                      {"type", row.type},
+                      {"redop", row.redop},
+                      {"root", opt(row.root)},
+                      {"out_of_place", result_json(row.out_of_place)},
                       {"in_place", result_json(row.in_place)}});
       for (const auto* half : {&row.out_of_place, &row.in_place})
         if (*half && (*half)->wrong && *(*half)->wrong != 0) wrong = true;
@@ -83,19 +98,27 @@ json ibv_json(const IbvReport& r) {
   for (const auto& d : r.devices) {
     json ports = json::array();
     for (const auto& p : d.ports)
-      ports.push_back({{"port", p.port}, {"state", p.state}, {"physical_state", p.physical_state},
-                       {"rate_gbps", opt(p.rate_gbps)}, {"link_layer", p.link_layer}});
+      ports.push_back({{"port", p.port},
+                       {"state", p.state},
+                       {"physical_state", p.physical_state},
+                       {"rate_gbps", opt(p.rate_gbps)},
+                       {"link_layer", p.link_layer}});
     devices.push_back({{"name", d.name}, {"fw", d.fw}, {"ports", ports}});
   }
   return {{"devices", devices}, {"notes", r.notes}};
 }
 
 json gdscheck_json(const GdscheckReport& g) {
-  return {{"gds_version", g.gds_version},         {"nvidia_fs_version", g.nvidia_fs_version},
-          {"supported", g.supported},             {"compat_only", g.compat_only},
-          {"unsupported", g.unsupported},         {"peerdirect", opt(g.peerdirect)},
-          {"compat_mode", opt(g.compat_mode)},    {"iommu", g.iommu.empty() ? json(nullptr) : json(g.iommu)},
-          {"platform_verification", opt(g.platform_verified)}, {"notes", g.notes}};
+  return {{"gds_version", g.gds_version},
+          {"nvidia_fs_version", g.nvidia_fs_version},
+          {"supported", g.supported},
+          {"compat_only", g.compat_only},
+          {"unsupported", g.unsupported},
+          {"peerdirect", opt(g.peerdirect)},
+          {"compat_mode", opt(g.compat_mode)},
+          {"iommu", g.iommu.empty() ? json(nullptr) : json(g.iommu)},
+          {"platform_verification", opt(g.platform_verified)},
+          {"notes", g.notes}};
 }
 
 json artifact_json(const Artifact& a, bool detail) {
@@ -109,8 +132,10 @@ json artifact_json(const Artifact& a, bool detail) {
   j["notes"] = a.notes;
   if (a.nccl_log && (a.kind == ArtifactKind::NcclLog || a.nccl_log->records > 0)) {
     json log = nccl_log_json(*a.nccl_log, detail);
-    if (a.kind == ArtifactKind::NcclLog) j.update(log);
-    else j["nccl_log"] = log;
+    if (a.kind == ArtifactKind::NcclLog)
+      j.update(log);
+    else
+      j["nccl_log"] = log;
   }
   if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests));
   if (a.ibv) j.update(ibv_json(*a.ibv));

@@ -28,7 +28,8 @@ void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
   if (!r.socket_interfaces.empty()) out << " sockets " << join(r.socket_interfaces, " ");
   out << "\n  network connections: " << r.net_connections << ", with GDRDMA: " << r.gdr_connections << "\n";
   for (const auto& reason : r.reasons)
-    out << "  - " << reason.code << ": " << reason.message << " (line " << lines_of(reason.lines, reason.count) << ")\n";
+    out << "  - " << reason.code << ": " << reason.message << " (line " << lines_of(reason.lines, reason.count)
+        << ")\n";
   for (const auto& s : r.ring_summaries)
     out << "  - note: 'use ring PXN " << s.pxn << " GDR " << s.gdr << "' (line " << s.line
         << ") is not proof by itself: it says GDR 1 on single-node communicators too\n";
@@ -45,7 +46,8 @@ void write_tests(std::ostream& out, const NcclTestsReport& t) {
     out << "  " << (run.test_name.empty() ? "nccl-tests" : run.test_name) << ": " << run.rows.size() << " rows";
     if (!run.hosts.empty()) out << ", " << run.ranks.size() << " ranks on " << run.hosts.size() << " hosts";
     if (run.avg_busbw) out << ", avg busbw " << *run.avg_busbw << " GB/s";
-    if (run.max_busbw) out << ", best out-of-place busbw " << *run.max_busbw << " GB/s at " << run.max_busbw_size.value_or(0) << " B";
+    if (run.max_busbw)
+      out << ", best out-of-place busbw " << *run.max_busbw << " GB/s at " << run.max_busbw_size.value_or(0) << " B";
     out << (run.failed ? ", FAILED" : "") << (run.complete ? "" : " (no footer: output cut?)") << "\n";
     for (const auto& e : run.errors) out << "  - error: " << e << "\n";
   }
@@ -66,19 +68,20 @@ void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
       out << "  " << d.name << " fw " << (d.fw.empty() ? "?" : d.fw) << ":";
       for (const auto& p : d.ports)
         out << " port " << p.port << " " << p.state << "/" << p.physical_state << " "
-            << (p.rate_gbps ? std::to_string(static_cast<int>(*p.rate_gbps)) + " Gb/s" : "rate ?") << " " << p.link_layer << ";";
+            << (p.rate_gbps ? std::to_string(static_cast<int>(*p.rate_gbps)) + " Gb/s" : "rate ?") << " "
+            << p.link_layer << ";";
       out << "\n";
     }
   if (a.gdscheck) {
     const GdscheckReport& g = *a.gdscheck;
     out << "  GDS " << (g.gds_version.empty() ? "?" : g.gds_version) << ", nvidia-fs "
-        << (g.nvidia_fs_version.empty() ? "not loaded" : g.nvidia_fs_version) << "; supported: " << join(g.supported, ", ")
-        << "; unsupported: " << join(g.unsupported, ", ") << "\n";
+        << (g.nvidia_fs_version.empty() ? "not loaded" : g.nvidia_fs_version)
+        << "; supported: " << join(g.supported, ", ") << "; unsupported: " << join(g.unsupported, ", ") << "\n";
     for (const auto& n : g.notes) out << "  - " << n << "\n";
   }
   if (a.topology)
-    out << "  " << a.topology->with_role(DeviceRole::Gpu).size() << " GPUs, " << a.topology->with_role(DeviceRole::Nic).size()
-        << " NICs (gdrcheck topo " << a.file << " shows the matrix)\n";
+    out << "  " << a.topology->with_role(DeviceRole::Gpu).size() << " GPUs, "
+        << a.topology->with_role(DeviceRole::Nic).size() << " NICs (gdrcheck topo " << a.file << " shows the matrix)\n";
   for (const auto& n : a.notes) out << "  - " << n << "\n";
   out << "\n";
 }
@@ -88,8 +91,8 @@ void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
 std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool detail) {
   std::ostringstream out;
   for (const auto& a : artifacts) write_artifact(out, a, detail);
-  out << status_name(overall_status(artifacts)) << ": " << artifacts.size() << " input" << (artifacts.size() == 1 ? "" : "s")
-      << " analysed\n";
+  out << status_name(overall_status(artifacts)) << ": " << artifacts.size() << " input"
+      << (artifacts.size() == 1 ? "" : "s") << " analysed\n";
   return out.str();
 }
 
