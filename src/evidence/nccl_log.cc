@@ -18,6 +18,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "topology/path_class.h"
 
@@ -479,12 +481,25 @@ std::vector<std::size_t> merge_lines(std::vector<std::size_t> a, const std::vect
   return a;
 }
 
-using ConnKey = std::tuple<int, int, int, int, int, int, int, std::string, std::string, std::string>;
+// A connection's identity as one flat string: hashing it is far cheaper
+// than ordering tuples of strings, and a multi-GB log repeats each
+// connection line many times.
+using ConnKey = std::string;
 
 ConnKey key_of(const NcclConnection& c, std::string_view pid) {
-  return {
-      c.channel, c.conn_index, c.from_rank,     c.to_rank, static_cast<int>(c.side), c.dev, c.proxy_rank.value_or(-1),
-      c.net,     c.host,       std::string(pid)};
+  ConnKey k;
+  k.reserve(64 + c.net.size() + c.host.size() + pid.size());
+  for (int v :
+       {c.channel, c.conn_index, c.from_rank, c.to_rank, static_cast<int>(c.side), c.dev, c.proxy_rank.value_or(-1)}) {
+    k += std::to_string(v);
+    k += ',';
+  }
+  k += c.net;
+  k += '\x1f';
+  k += c.host;
+  k += '\x1f';
+  k += pid;
+  return k;
 }
 
 void add_name(std::vector<std::string>& names, std::string_view name) {
@@ -577,9 +592,12 @@ struct NcclLogParser::State {
   std::size_t line_no = 0, records = 0, cut_lines = 0, intra = 0;
   std::vector<std::string> versions, hosts, devices, interfaces;
   std::set<std::string> glued_hosts;  // "-1node7": a host with another writer's text in front
+  // Every record names its host: a hash set keeps that lookup O(1) on
+  // logs of hundreds of hosts (the vector keeps first-seen order).
+  std::unordered_set<std::string> host_set;
   bool rccl = false;
 
-  std::map<ConnKey, std::size_t> conn_index;
+  std::unordered_map<ConnKey, std::size_t> conn_index;
   std::vector<NcclConnection> conns;
   std::size_t conns_dropped = 0;
 
@@ -657,7 +675,8 @@ void NcclLogParser::State::ib_failed(const std::string& key, std::string text) {
 void NcclLogParser::State::add_host(std::string_view host) {
   if (host.starts_with("-") || host.starts_with("_")) {
     if (glued_hosts.size() < kMaxNames) glued_hosts.emplace(host);
-  } else if (hosts.size() < kMaxNames && !host.empty() && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) {
+  } else if (hosts.size() < kMaxNames && !host.empty() && !host_set.count(std::string(host))) {
+    host_set.emplace(host);
     hosts.emplace_back(host);
   }
 }
