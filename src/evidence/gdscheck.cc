@@ -11,6 +11,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "host/text_numbers.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -42,13 +44,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::optional<long> to_long(std::string_view s) {
-  long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p == s.data()) return std::nullopt;
-  return v;
 }
 
 // "true"/"1"/"enabled"/"supported" and their opposites; nullopt otherwise.
@@ -104,7 +99,7 @@ std::optional<GdscheckGpu> parse_gpu(std::string_view line) {
     rest = line.substr(4);
   else
     return std::nullopt;
-  auto index = to_long(rest);
+  auto index = leading_number<long>(rest);
   if (!index || *index < 0 || *index > 4096) return std::nullopt;
   GdscheckGpu g;
   g.index = static_cast<int>(*index);
@@ -115,7 +110,8 @@ std::optional<GdscheckGpu> parse_gpu(std::string_view line) {
       std::min({rest.find(" bar:"), rest.find(" does not"), rest.find(" supports GDS"), rest.size()});
   g.name = std::string(trim(rest.substr(0, name_end)));
   std::string_view tail = rest.substr(name_end);
-  if (auto at = tail.find("(MiB):"); at != std::string_view::npos) g.bar1_mib = to_long(tail.substr(at + 6));
+  if (auto at = tail.find("(MiB):"); at != std::string_view::npos)
+    g.bar1_mib = leading_number<long>(tail.substr(at + 6));
   g.supports_gds = contains(tail, "supports GDS") && !contains(tail, "not support");
   g.iommu_state = word_after(tail, "IOMMU State:");
   if (!g.supports_gds) g.detail = std::string(trim(tail));

@@ -13,6 +13,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "host/text_numbers.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -41,26 +43,11 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::optional<long> to_long(std::string_view s) {
-  long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
-// Leading number of "100", "2.5", "25.0 Gbps (32)", "4096 (5)".
-std::optional<double> leading_double(std::string_view s) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p == s.data() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
 // The number in "PORT_ACTIVE (4)" / "LINK_UP (5)".
 std::optional<long> paren_number(std::string_view s) {
   std::size_t open = s.rfind('('), close = s.rfind(')');
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
-  return to_long(s.substr(open + 1, close - open - 1));
+  return whole_number<long>(s.substr(open + 1, close - open - 1));
 }
 
 std::string_view without_paren(std::string_view s) {
@@ -128,7 +115,7 @@ std::optional<double> lane_gbps(std::string_view speed) {
 std::optional<int> width_lanes(std::string_view width) {
   std::string_view w = without_paren(width);
   if (w.size() < 2 || (w.back() != 'X' && w.back() != 'x')) return std::nullopt;
-  auto n = to_long(w.substr(0, w.size() - 1));
+  auto n = whole_number<long>(w.substr(0, w.size() - 1));
   if (!n || *n <= 0 || *n > 32) return std::nullopt;
   return static_cast<int>(*n);
 }
@@ -226,7 +213,7 @@ std::optional<std::string> ca_name(const Line& l) {
 // "Port 1:" (ibstat) → 1.
 std::optional<int> ibstat_port(const Line& l) {
   if (!l.has_colon || !l.value.empty() || !starts_with(l.key, "Port ")) return std::nullopt;
-  auto n = to_long(std::string_view(l.key).substr(5));
+  auto n = whole_number<long>(std::string_view(l.key).substr(5));
   if (!n || *n < 0 || *n > 255) return std::nullopt;
   return static_cast<int>(*n);
 }
@@ -368,13 +355,13 @@ void Builder::set_port(Field f, const std::string& v) {
       p.link_layer = v;
       break;
     case Field::Lid:
-      if (auto n = to_long(without_paren(v))) p.lid = n;
+      if (auto n = whole_number<long>(without_paren(v))) p.lid = n;
       break;
     case Field::SmLid:
-      if (auto n = to_long(without_paren(v))) p.sm_lid = n;
+      if (auto n = whole_number<long>(without_paren(v))) p.sm_lid = n;
       break;
     case Field::Mtu:
-      if (auto n = to_long(without_paren(v))) p.active_mtu = n;
+      if (auto n = whole_number<long>(without_paren(v))) p.active_mtu = n;
       break;
     case Field::PortGuid:
       p.port_guid = normalize_guid(v);
@@ -395,7 +382,7 @@ void Builder::line(std::string_view raw) {
     return start_port(*n);
   }
   if (l.key == "port" && l.has_colon) {
-    auto n = to_long(l.value);
+    auto n = whole_number<long>(l.value);
     see(IbvKind::IbvDevinfo);
     return start_port(n && *n >= 0 && *n <= 255 ? static_cast<int>(*n) : 0);
   }

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "host/text_numbers.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -57,28 +59,6 @@ std::vector<std::string_view> split_words(std::string_view s) {
     i = j;
   }
   return out;
-}
-
-// Whole-token numbers; from_chars never throws and rejects trailing junk.
-std::optional<double> to_double(std::string_view s) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-std::optional<long> to_long(std::string_view s) {
-  long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
-std::optional<uint64_t> to_u64(std::string_view s) {
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
 }
 
 // ---------------------------------------------------------------- cleaning
@@ -194,7 +174,7 @@ std::optional<NcclTestsRank> parse_rank(std::string_view body) {
   std::size_t i = 0;
   auto take_int = [&](std::string_view key, auto& into) {
     if (i + 1 >= w.size() || w[i] != key) return false;
-    auto v = to_long(w[i + 1]);
+    auto v = whole_number<long>(w[i + 1]);
     if (!v) return false;
     into = static_cast<std::remove_reference_t<decltype(into)>>(*v);
     i += 2;
@@ -208,7 +188,7 @@ std::optional<NcclTestsRank> parse_rank(std::string_view body) {
   }
   if (!take_int("Pid", r.pid) || i >= w.size() || w[i] != "on") return std::nullopt;
   ++i;
-  bool blank_host = i + 2 < w.size() && w[i] == "device" && to_long(w[i + 1]) && w[i + 2].front() == '[';
+  bool blank_host = i + 2 < w.size() && w[i] == "device" && whole_number<long>(w[i + 1]) && w[i + 2].front() == '[';
   if (!blank_host) {
     if (i >= w.size()) return std::nullopt;
     r.host = std::string(w[i++]);
@@ -228,7 +208,7 @@ std::optional<std::pair<long, bool>> parse_out_of_bounds(std::string_view body) 
   if (colon == std::string_view::npos) return std::nullopt;
   auto w = split_words(body.substr(colon + 1));
   if (w.empty()) return std::nullopt;
-  auto n = to_long(w[0]);
+  auto n = whole_number<long>(w[0]);
   if (!n) return std::nullopt;
   return std::make_pair(*n, w.size() > 1 && w[1] == "FAILED");
 }
@@ -251,7 +231,7 @@ bool parse_wrong(std::string_view t, std::optional<double>* out) {
     return true;
   }
   if (!t.empty() && t.back() == '*') t.remove_suffix(1);
-  auto v = to_double(t);
+  auto v = whole_number<double>(t);
   if (!v) return false;
   *out = v;
   return true;
@@ -260,10 +240,10 @@ bool parse_wrong(std::string_view t, std::optional<double>* out) {
 // One group: time algbw busbw #wrong [i_min i_max i_p99 i_cv%].
 std::optional<NcclTestsResult> parse_group(const std::vector<std::string_view>& t, std::size_t at, std::size_t width) {
   NcclTestsResult r;
-  auto time = to_double(t[at]), alg = to_double(t[at + 1]), bus = to_double(t[at + 2]);
+  auto time = whole_number<double>(t[at]), alg = whole_number<double>(t[at + 1]), bus = whole_number<double>(t[at + 2]);
   if (!time || !alg || !bus || !parse_wrong(t[at + 3], &r.wrong)) return std::nullopt;
   for (std::size_t k = 4; k < width; ++k)
-    if (!to_double(t[at + k])) return std::nullopt;
+    if (!whole_number<double>(t[at + k])) return std::nullopt;
   r.time_us = *time;
   r.algbw = *alg;
   r.busbw = *bus;
@@ -273,12 +253,12 @@ std::optional<NcclTestsResult> parse_group(const std::vector<std::string_view>& 
 // redop and/or root between the type and the results.
 bool parse_middle(const std::vector<std::string_view>& mid, NcclTestsRow* row) {
   if (mid.size() == 2) {
-    auto root = to_long(mid[1]);
+    auto root = whole_number<long>(mid[1]);
     if (!is_type_name(mid[0]) || !root) return false;
     row->redop = std::string(mid[0]);
     row->root = *root;
   } else if (mid.size() == 1) {
-    if (auto root = to_long(mid[0])) {
+    if (auto root = whole_number<long>(mid[0])) {
       row->root = *root;
     } else if (is_type_name(mid[0])) {
       row->redop = std::string(mid[0]);
@@ -310,7 +290,7 @@ std::optional<NcclTestsRow> parse_row_with(const std::vector<std::string_view>& 
 std::optional<NcclTestsRow> parse_row(std::string_view text, std::size_t width, bool width_known) {
   auto w = split_words(text);
   if (w.size() < 7) return std::nullopt;
-  auto size = to_u64(w[0]), count = to_u64(w[1]);
+  auto size = whole_number<uint64_t>(w[0]), count = whole_number<uint64_t>(w[1]);
   if (!size || !count || !is_type_name(w[2])) return std::nullopt;
   auto row = parse_row_with(w, width);
   if (!row && !width_known) row = parse_row_with(w, 8);  // per-iteration columns, header not seen
@@ -576,7 +556,7 @@ bool NcclTestsParser::handle_average(std::string_view body) {
   run.complete = true;
   std::size_t colon = body.find(':');
   auto w = split_words(colon == std::string_view::npos ? std::string_view() : body.substr(colon + 1));
-  auto v = w.empty() ? std::nullopt : to_double(w[0]);
+  auto v = w.empty() ? std::nullopt : whole_number<double>(w[0]);
   if (!v) {
     note("unreadable footer: " + std::string(body));
     return true;
@@ -604,7 +584,7 @@ bool NcclTestsParser::handle_row(std::string_view text) {
     // No header: an exponent or a fraction means the old error column.
     auto w = split_words(text);
     bool fractional = std::any_of(w.begin() + 3, w.end(), [](std::string_view t) {
-      return (contains(t, "e-") || contains(t, "e+")) && to_double(t);
+      return (contains(t, "e-") || contains(t, "e+")) && whole_number<double>(t);
     });
     run.wrong_column = fractional ? "error" : "#wrong";
   }

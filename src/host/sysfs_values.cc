@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "host/text_numbers.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -14,20 +16,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
-}
-
-std::optional<double> leading_double(std::string_view s) {
-  double v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr == s.data() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-std::optional<long> whole_long(std::string_view s) {
-  long v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
 }
 
 using Range = std::pair<long, long>;  // inclusive
@@ -66,7 +54,7 @@ std::optional<uint32_t> parse_sysfs_hex(std::string_view text) {
 }
 
 std::optional<long> parse_sysfs_int(std::string_view text) {
-  return whole_long(trim(text));
+  return whole_number<long>(trim(text));
 }
 
 std::optional<double> parse_link_speed(std::string_view text) {
@@ -78,7 +66,7 @@ std::optional<double> parse_link_speed(std::string_view text) {
 }
 
 std::optional<int> parse_link_width(std::string_view text) {
-  auto v = whole_long(trim(text));
+  auto v = whole_number<long>(trim(text));
   if (!v || *v <= 0 || *v > 32) return std::nullopt;
   return static_cast<int>(*v);
 }
@@ -100,8 +88,8 @@ std::optional<std::string> parse_cpulist(std::string_view text) {
     if (j == std::string_view::npos) j = s.size();
     std::string_view part = s.substr(i, j - i);
     std::size_t dash = part.find('-');
-    auto lo = whole_long(part.substr(0, dash));
-    auto hi = dash == std::string_view::npos ? lo : whole_long(part.substr(dash + 1));
+    auto lo = whole_number<long>(part.substr(0, dash));
+    auto hi = dash == std::string_view::npos ? lo : whole_number<long>(part.substr(dash + 1));
     if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > kMaxCpu) return std::nullopt;
     ranges.emplace_back(*lo, *hi);
     i = j + 1;
@@ -145,7 +133,7 @@ std::optional<NumberedState> parse_numbered_state(std::string_view text) {
   std::string_view s = trim(text);
   auto colon = s.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
-  auto n = whole_long(trim(s.substr(0, colon)));
+  auto n = whole_number<long>(trim(s.substr(0, colon)));
   std::string_view name = trim(s.substr(colon + 1));
   if (!n || name.empty()) return std::nullopt;
   return NumberedState{static_cast<int>(*n), std::string(name)};
