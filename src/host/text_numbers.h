@@ -31,6 +31,8 @@ std::optional<T> leading_number(std::string_view s) {
   return v;
 }
 
-inline std::optional<double> leading_double(std::string_view s) { return leading_number<double>(s); }
+inline std::optional<double> leading_double(std::string_view s) {
+  return leading_number<double>(s);
+}
 
 }  // namespace gdrcheck
