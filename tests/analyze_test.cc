@@ -122,9 +122,7 @@ TEST(AnalyzeCli, JsonSchema) {
 }
 
 TEST(AnalyzeCli, StandardInput) {
-  std::ifstream in(test_data(kSocketLog));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto r = run_gdrcheck({"analyze", "-"}, text);
+  auto r = run_gdrcheck({"analyze", "-"}, testing::read_test_data(kSocketLog));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("== - (nccl-log)"), std::string::npos);
 }

@@ -13,6 +13,8 @@
 #include "topology/nccl_view.h"
 #include "topology/nccl_xml_source.h"
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -785,11 +787,7 @@ TEST(GdrPredictC2c, VersionHistory) {
 // ---- recorded NCCL topology XML files (tests/data/recorded) -----------------------------------
 
 Topology recorded_view(const std::string& rel) {
-  std::ifstream in(std::string(GDRCHECK_TEST_DATA) + "/recorded/" + rel, std::ios::binary);
-  EXPECT_TRUE(in) << rel;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return nccl_view(read_nccl_xml(ss.str(), rel));
+  return nccl_view(read_nccl_xml(testing::read_test_data("recorded/" + rel), rel));
 }
 
 std::vector<std::string> nic_names(const Topology& v, const GdrPrediction& p) {
@@ -823,10 +821,8 @@ TEST(GdrPredictRecorded, OciH100EveryGpuUsesGdrThroughItsTwoPixNics) {
 }
 
 TEST(GdrPredictRecorded, OciH100WithoutFlatteningIsPxbAndStillGdr) {
-  std::ifstream f(std::string(GDRCHECK_TEST_DATA) + "/recorded/oci-hpc/H100-topology.xml", std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  Topology v = nccl_view(read_nccl_xml(ss.str(), "H100"), NcclViewOptions{.flatten_bcm = false});
+  Topology v = nccl_view(read_nccl_xml(testing::read_test_data("recorded/oci-hpc/H100-topology.xml"), "H100"),
+                         NcclViewOptions{.flatten_bcm = false});
   GdrPrediction p = predict(input(v));
   expect_gdr(p, Tri::Yes, Tri::Yes);
   EXPECT_EQ(p.path, NcclPath::PXB);

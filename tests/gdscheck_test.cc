@@ -11,17 +11,13 @@
 #include <sstream>
 #include <string>
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
-const std::string kDir = std::string(GDRCHECK_TEST_DATA) + "/gdscheck/";
-
 std::string slurp(const std::string& name) {
-  std::ifstream in(kDir + name, std::ios::binary);
-  EXPECT_TRUE(in) << "missing test file " << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing::read_test_data("gdscheck/" + name);
 }
 
 GdscheckReport load(const std::string& name) {

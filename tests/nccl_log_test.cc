@@ -13,19 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
 using Lines = std::vector<std::size_t>;
 
-const std::string kDir = std::string(GDRCHECK_TEST_DATA) + "/nccl-logs/";
-
 std::string slurp(const std::string& name) {
-  std::ifstream in(kDir + name, std::ios::binary);
-  EXPECT_TRUE(in) << "missing test file " << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing::read_test_data("nccl-logs/" + name);
 }
 
 NcclLogReport load(const std::string& name, std::optional<NcclVersion> assumed = std::nullopt) {

@@ -10,17 +10,13 @@
 #include <sstream>
 #include <string>
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
-const std::string kDir = std::string(GDRCHECK_TEST_DATA) + "/nccl-tests/";
-
 std::string slurp(const std::string& name) {
-  std::ifstream in(kDir + name, std::ios::binary);
-  EXPECT_TRUE(in) << "missing test file " << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing::read_test_data("nccl-tests/" + name);
 }
 
 NcclTestsReport load(const std::string& name) {

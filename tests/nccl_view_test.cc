@@ -15,6 +15,8 @@
 #include "topology/nccl_xml_source.h"
 #include "topology/path_class.h"
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -26,11 +28,7 @@ struct Loaded {
 };
 
 Loaded load(const std::string& rel, NcclViewOptions options = {}) {
-  std::ifstream in(std::string(GDRCHECK_TEST_DATA) + "/recorded/" + rel, std::ios::binary);
-  EXPECT_TRUE(in) << rel;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Loaded l{read_nccl_xml(ss.str(), rel), {}};
+  Loaded l{read_nccl_xml(testing::read_test_data("recorded/" + rel), rel), {}};
   l.v = nccl_view(l.t, options);
   return l;
 }

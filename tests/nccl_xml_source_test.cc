@@ -10,15 +10,13 @@
 
 #include "topology/input_error.h"
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
 std::string slurp(const std::string& rel) {
-  std::ifstream in(std::string(GDRCHECK_TEST_DATA) + "/recorded/" + rel, std::ios::binary);
-  EXPECT_TRUE(in) << rel;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing::read_test_data("recorded/" + rel);
 }
 
 Topology load(const std::string& rel) {

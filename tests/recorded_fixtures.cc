@@ -3,8 +3,12 @@
 #include "fixture/node_description.h"
 #include "fixture/root_builder.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -65,6 +69,12 @@ std::string node_root(const std::string& name, const std::vector<std::string>& v
 
 std::string test_data(const std::string& relative) {
   return std::string(GDRCHECK_TEST_DATA) + "/" + relative;
+}
+
+std::string read_test_data(const std::string& relative) {
+  std::ifstream in(test_data(relative), std::ios::binary);
+  EXPECT_TRUE(in) << "missing test file " << relative;
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 std::string recorded_root(const std::string& tarball, const std::string& top_folder) {

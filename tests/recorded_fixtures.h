@@ -10,6 +10,9 @@ namespace gdrcheck::testing {
 // Absolute path of a file under tests/data.
 std::string test_data(const std::string& relative);
 
+// The bytes of a file under tests/data; a missing file fails the test.
+std::string read_test_data(const std::string& relative);
+
 // Extracts tests/data/<tarball> and returns the directory that stands for
 // "/" (the archive's top folder, or the extraction dir when there is none).
 std::string recorded_root(const std::string& tarball, const std::string& top_folder);

@@ -14,17 +14,15 @@
 #include "topology/input_error.h"
 #include "topology/path_class.h"
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
 const std::string kDir = std::string(GDRCHECK_TEST_DATA) + "/smi/";
 
 std::string slurp(const std::string& name) {
-  std::ifstream in(kDir + name, std::ios::binary);
-  EXPECT_TRUE(in) << "missing test file " << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing::read_test_data("smi/" + name);
 }
 
 Topology load(const std::string& name) {
