@@ -1,5 +1,6 @@
-// Runs the gdrcheck binary with an argument vector (no shell) and captures
-// its exit code, stdout and stderr, for end-to-end tests of the CLI.
+// Runs the gdrcheck binary through the process runner (argument vector, no
+// shell) and captures its exit code, stdout and stderr, for end-to-end
+// tests of the CLI.
 #pragma once
 
 #include <string>
