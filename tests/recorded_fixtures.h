@@ -1,5 +1,7 @@
-// Access to the recorded test data: real sysfs trees are extracted once per
-// test process into a temporary directory that is removed at exit.
+// Access to the test data. Recorded sysfs trees and roots built from node
+// descriptions are read-only and shared by every test process of one build
+// (cached under <build>/test-roots); scratch directories are per process
+// and removed at exit.
 #pragma once
 
 #include <string>
@@ -32,13 +34,17 @@ inline std::string p100_vm_root() {  // QEMU VM with a passed-through P100
 }
 
 // A root built from tests/data/nodes/<name>.json with the given variants,
-// built once per process (read-only use).
+// built once per build of the tests (read-only use: never change it).
 std::string node_root(const std::string& name, const std::vector<std::string>& variants = {});
 
 // A freshly built root the test may change; removed at exit.
 std::string fresh_node_root(const std::string& name, const std::vector<std::string>& variants = {});
 
-// A writable temporary directory on tmpfs when available, removed at exit.
+// Where test directories go: $GDRCHECK_TEST_TMPDIR if set, else /dev/shm
+// when it has room (2 GiB free), else $TMPDIR or /tmp.
+std::string scratch_base();
+
+// A writable temporary directory under scratch_base(), removed at exit.
 std::string scratch_dir();
 
 }  // namespace gdrcheck::testing

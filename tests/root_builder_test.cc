@@ -36,50 +36,13 @@ std::string node_file(const std::string& name) {
   return test_data("nodes/" + name + ".json");
 }
 
-// Roots built once per (fixture, variants) in a tmpfs directory that is
-// removed when the test process exits.
-class BuiltRoots {
- public:
-  static BuiltRoots& get() {
-    static BuiltRoots b;
-    return b;
-  }
-  ~BuiltRoots() {
-    std::error_code ec;
-    if (!base_.empty()) fs::remove_all(base_, ec);
-  }
-  std::string root(const std::string& fixture, const std::vector<std::string>& variants = {}) {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::string key = fixture;
-    for (const auto& v : variants) key += "+" + v;
-    auto it = built_.find(key);
-    if (it != built_.end()) return it->second;
-    std::string dir = base() + "/" + key;
-    build_root(load_node_description(node_file(fixture), variants), dir);
-    return built_[key] = dir;
-  }
-  std::string scratch() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return base() + "/scratch" + std::to_string(++scratch_);
-  }
-
- private:
-  std::string base() {
-    if (base_.empty()) {
-      std::string tmpl = std::string(::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/gdrcheck-mkroot-XXXXXX";
-      if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-      base_ = tmpl;
-    }
-    return base_;
-  }
-  std::string base_;
-  std::map<std::string, std::string> built_;
-  std::mutex mu_;
-  int scratch_ = 0;
-};
+// A directory path that does not exist yet, removed when the test process exits.
+std::string scratch() {
+  return gdrcheck::testing::scratch_dir() + "/out";
+}
 
 std::string built(const std::string& fixture, const std::vector<std::string>& variants = {}) {
-  return BuiltRoots::get().root(fixture, variants);
+  return gdrcheck::testing::node_root(fixture, variants);
 }
 
 NodeDescription described(const std::string& fixture, const std::vector<std::string>& variants = {}) {
@@ -311,7 +274,7 @@ TEST(RootBuilderLinks, VfPointsToItsPf) {
         {"kind": "nic", "bdf": "0000:21:00.0", "device": "0x1021"},
         {"kind": "nic", "bdf": "0000:21:00.1", "device": "0x101e", "vf_of": "0000:21:00.0"},
         {"kind": "nic", "bdf": "0000:21:00.2", "device": "0x101e", "vf_of": "0000:21:00.0"}]}]}]})";
-  std::string dir = BuiltRoots::get().scratch();
+  std::string dir = scratch();
   NodeDescription d = parse_node_description(text, "mem.json");
   build_root(d, dir);
   Root r(dir);
@@ -518,7 +481,7 @@ TEST(RootBuilderVariants, StrayNcclConfigFiles) {
 // ---- the output directory ---------------------------------------------------------
 
 TEST(RootBuilderOutdir, RefusesANonEmptyDirectory) {
-  std::string dir = BuiltRoots::get().scratch();
+  std::string dir = scratch();
   fs::create_directories(dir);
   { std::ofstream(dir + "/precious.txt") << "user data"; }
   NodeDescription d = described("roce-node");
@@ -535,7 +498,7 @@ TEST(RootBuilderOutdir, RefusesANonEmptyDirectory) {
 }
 
 TEST(RootBuilderOutdir, RefusesAFileAcceptsAnEmptyOrNewDirectory) {
-  std::string base = BuiltRoots::get().scratch();
+  std::string base = scratch();
   fs::create_directories(base + "/empty");
   { std::ofstream(base + "/file") << "x"; }
   NodeDescription d = described("pcie-server-nic-remote");
@@ -581,7 +544,7 @@ MkrootRun mkroot(std::vector<std::string> args) {
 }
 
 TEST(RootBuilderCli, BuildsRefusesAndReportsBadInput) {
-  std::string base = BuiltRoots::get().scratch();
+  std::string base = scratch();
   EXPECT_EQ(mkroot({node_file("dgx-h100"), base + "/out", "--variant", "acs-redirect"}).code, 0);
   EXPECT_EQ(read(base + "/out", "/.gdrcheck-fixture").find("variants: acs-redirect") != std::string::npos, true);
   MkrootRun again = mkroot({node_file("dgx-h100"), base + "/out"});
