@@ -127,5 +127,48 @@ TEST(AnalyzeCli, StandardInput) {
   EXPECT_NE(r.out.find("== - (nccl-log)"), std::string::npos);
 }
 
+TEST(AnalyzeCli, NicSpeedsInTextAndJson) {
+  auto text = run_gdrcheck({"analyze", test_data(kSocketLog)});
+  EXPECT_NE(text.out.find("NICs: NET/0 10 Gb/s (port 0, axa)"), std::string::npos) << text.out;
+  json j = json::parse(run_gdrcheck({"analyze", "--json", test_data(kSocketLog)}).out);
+  const json& speeds = j["artifacts"][0]["net_device_speeds"];
+  ASSERT_EQ(speeds.size(), 1u);
+  EXPECT_EQ(speeds[0]["name"], "NET/0");
+  EXPECT_EQ(speeds[0]["port"], 0);
+  EXPECT_DOUBLE_EQ(speeds[0]["speed_gbps"].get<double>(), 10.0);
+  EXPECT_TRUE(speeds[0]["link_layer"].is_null());
+  EXPECT_EQ(speeds[0]["host"], "axa");
+  json none = json::parse(run_gdrcheck({"analyze", "--json", test_data(kGdrLog)}).out);
+  EXPECT_TRUE(none["artifacts"][0]["net_device_speeds"].empty());
+  EXPECT_EQ(run_gdrcheck({"analyze", test_data(kGdrLog)}).out.find("NICs:"), std::string::npos);
+}
+
+// The block reader: lines across block boundaries, CRLF, a line longer
+// than the 64 KiB cut, and a last line without a newline.
+TEST(AnalyzeRead, LinesAcrossBlocksAndOddEndings) {
+  std::string dir = testing::scratch_dir();
+  std::string conn = "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA";
+  std::string text;
+  std::size_t lines = 0;
+  // About 9 MiB: the connection line sits across at least two 4 MiB block ends.
+  while (text.size() < (9u << 20)) {
+    text += "h:1:1 [0] NCCL INFO filler " + std::to_string(lines) + "\r\n";
+    ++lines;
+  }
+  text += std::string(200000, 'x') + "\n";  // cut to 64 KiB, still one line
+  text += conn + "\r\n";
+  text += "h:1:1 [0] NCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA";  // no newline
+  lines += 3;
+  std::ofstream(dir + "/big.log", std::ios::binary) << text;
+  Artifact a = analyze_file(dir + "/big.log");
+  ASSERT_TRUE(a.nccl_log) << a.error;
+  EXPECT_EQ(a.nccl_log->lines, lines);
+  EXPECT_EQ(a.nccl_log->net_connections, 2u);
+  EXPECT_EQ(a.nccl_log->gdr_connections, 2u);
+  ASSERT_EQ(a.nccl_log->connections.size(), 2u);
+  EXPECT_EQ(a.nccl_log->connections[0].line, lines - 1);
+  EXPECT_EQ(a.status, Status::Ok);
+}
+
 }  // namespace
 }  // namespace gdrcheck

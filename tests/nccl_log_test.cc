@@ -1146,5 +1146,75 @@ TEST(NcclLogRobust, RandomBytesNeverCrash) {
   }
 }
 
+// NIC rates: the real topology dump of nccl-1053 (line 13, "+ NET[1.2] -
+// NET/0 (0/0/1.250000)" on host axa: lo at the 10 Gb/s default of line 8).
+TEST(NcclLogSpeeds, TopologyDumpOfARealLog) {
+  auto r = load("nccl-1053-socket-ib-disabled-lo.log");
+  ASSERT_EQ(r.net_device_speeds.size(), 1u);
+  const auto& d = r.net_device_speeds[0];
+  EXPECT_EQ(d.name, "NET/0");
+  EXPECT_EQ(d.port, 0);
+  EXPECT_DOUBLE_EQ(d.speed_mbps, 10000);
+  EXPECT_EQ(d.link_layer, "");
+  EXPECT_EQ(d.host, "axa");
+  EXPECT_EQ(d.line, 13u);
+}
+
+TEST(NcclLogSpeeds, NoneWhenTheLogPrintsNone) {
+  for (const char* name :
+       {"nccl-1189-h20-ib-gdrdma.log", "nccl-179-v2.3.7-ib-devices.log", "nccl-147-glued-writers.log"})
+    EXPECT_TRUE(load(name).net_device_speeds.empty()) << name;
+}
+
+TEST(NcclLogSpeeds, OnePerHostAndName) {
+  auto r = parse_nccl_log(
+      "n1:1:1 [0] NCCL INFO NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x1 ar=1\n"
+      "n1:2:2 [1] NCCL INFO NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x2 ar=1\n"
+      "n2:1:1 [0] NCCL INFO NET/IB: [0] mlx5_0:uverbs0:1/RoCE provider=Mlx5 speed=200000 context=0x1 ar=0\n"
+      "n2:1:1 [0] NCCL INFO NET/IB : Made virtual device [1] name=mlx5_0+mlx5_1 speed=400000 ndevs=2\n");
+  ASSERT_EQ(r.net_device_speeds.size(), 3u);
+  EXPECT_EQ(r.net_device_speeds[0].host, "n1");
+  EXPECT_EQ(r.net_device_speeds[0].line, 1u);
+  EXPECT_EQ(r.net_device_speeds[1].host, "n2");
+  EXPECT_EQ(r.net_device_speeds[1].link_layer, "RoCE");
+  EXPECT_DOUBLE_EQ(r.net_device_speeds[1].speed_mbps, 200000);
+  EXPECT_EQ(r.net_device_speeds[2].name, "mlx5_0+mlx5_1");
+  EXPECT_FALSE(r.net_device_speeds[2].port);
+}
+
+// Repeated lines are replayed from the memo: the counts must be those of
+// parsing every line.
+TEST(NcclLogRepeats, RepeatedLinesCountLikeParsedOnes) {
+  std::string block =
+      "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
+      "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n"
+      "h:1:1 [0] NCCL INFO comm 0x1 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n"
+      "h:1:1 [0] NCCL INFO Channel 01/0 : 0[0] -> 8[0] [send] via NET/IB/0\n";
+  std::string text;
+  for (int i = 0; i < 5; ++i) text += block;
+  auto r = parse_nccl_log(text);
+  EXPECT_EQ(r.lines, 20u);
+  EXPECT_EQ(r.records, 20u);
+  EXPECT_EQ(r.intra_node_lines, 5u);
+  EXPECT_EQ(r.net_connections, 2u);
+  EXPECT_EQ(r.gdr_connections, 1u);
+  EXPECT_EQ(r.connections[1].line, 4u);
+  EXPECT_EQ(r.ranks, 16);
+  EXPECT_EQ(r.verdict, GdrVerdict::Partial);
+}
+
+TEST(NcclLogRepeats, DroppedConnectionsAreCountedEveryTime) {
+  std::string text;
+  for (std::size_t i = 0; i <= kNcclMaxConnections; ++i)
+    text += "h:1:1 [0] NCCL INFO Channel 00/0 : " + std::to_string(i) + "[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n";
+  std::string last = "h:1:1 [0] NCCL INFO Channel 00/0 : " + std::to_string(kNcclMaxConnections) +
+                     "[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n";
+  text += last + last;
+  auto r = parse_nccl_log(text);
+  EXPECT_EQ(r.net_connections, kNcclMaxConnections);
+  EXPECT_EQ(r.connections_dropped, 3u);
+  EXPECT_EQ(r.records, kNcclMaxConnections + 3);
+}
+
 }  // namespace
 }  // namespace gdrcheck

@@ -38,6 +38,28 @@ TEST(NodeCli, HealthyRootExitsZeroWithJsonSchema) {
   }
 }
 
+TEST(NodeCli, JsonCarriesTheFactsClustersCompare) {
+  json j = json::parse(run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json"}).out);
+  EXPECT_EQ(j["driver"]["version"], "550.90.07");
+  EXPECT_EQ(j["driver"]["kernel_module"], "open");
+  EXPECT_EQ(j["peer_memory"]["flavor"], "nvidia_peermem");
+  EXPECT_EQ(j["iommu"]["group_types"], json::array({"identity"}));
+  EXPECT_TRUE(j["nccl_settings"].is_object() && j["nccl_settings"].empty());
+  EXPECT_EQ(j["inventory"]["gpus"]["count"], 8);
+  EXPECT_EQ(j["inventory"]["driver"], "550.90.07");
+  EXPECT_FALSE(j["inventory"].contains("schema"));
+  json bad = json::parse(
+      run_gdrcheck({"node", "--root", node_root("dgx-h100", {"peermem-missing", "stray-nccl-conf"}), "--json"}).out);
+  EXPECT_EQ(bad["peer_memory"]["flavor"], "none");
+  EXPECT_EQ(bad["driver"]["kernel_module"], "proprietary");
+  EXPECT_EQ(bad["nccl_settings"]["NCCL_IB_HCA"]["value"], "mlx5_1");
+  EXPECT_EQ(bad["nccl_settings"]["NCCL_IB_HCA"]["origin"].get<std::string>().rfind("/etc/nccl.conf:", 0), 0u);
+  json unregistered =
+      json::parse(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"peermem-unregistered"}), "--json"}).out);
+  EXPECT_EQ(unregistered["peer_memory"]["flavor"], "nvidia_peermem (not registered)");
+  EXPECT_TRUE(unregistered["peer_memory"]["memory_peers"].is_null());
+}
+
 TEST(NodeCli, ExitCodeIsTheWorstStatus) {
   EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"acs-redirect"})}).exit_code, 2);
   EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"nic-slow"})}).exit_code, 1);

@@ -1,8 +1,12 @@
 #include "analyze/artifact.h"
 
-#include <cstdio>
-#include <fstream>
-#include <iostream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
 
 #include "topology/input_error.h"
 #include "topology/path_matrix.h"
@@ -13,6 +17,7 @@ namespace {
 
 constexpr std::size_t kHeadBytes = 64 * 1024;
 constexpr std::size_t kMaxLine = 64 * 1024;       // longer lines are cut: no log line is near this
+constexpr std::size_t kBlockBytes = 4u << 20;     // one read(2); several MB keep system calls rare
 constexpr std::size_t kMaxWholeFile = 16u << 20;  // matrix, ibv and gdscheck text is small
 
 bool binary(std::string_view head) {
@@ -23,65 +28,102 @@ bool binary(std::string_view head) {
 
 // Streams a file line by line into `each`; the first kHeadBytes are also
 // returned for detection before any line is consumed.
+//
+// Multi-GB logs are the case that matters: the file is read with read(2)
+// in blocks of kBlockBytes, lines are found with memchr in place and handed
+// on as views into the block. Only the tail of a block (the start of a
+// line the next block ends) is moved to the front before the next read;
+// a line longer than kMaxLine keeps its first kMaxLine bytes.
 class LineSource {
  public:
-  explicit LineSource(const std::string& path) : path_(path) {
-    if (path == "-")
-      in_ = &std::cin;
-    else {
-      file_.open(path, std::ios::binary);
-      in_ = &file_;
-    }
+  explicit LineSource(const std::string& path)
+      : fd_(path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC)), owns_(path != "-") {}
+  ~LineSource() {
+    if (owns_ && fd_ >= 0) ::close(fd_);
   }
-  bool ok() const { return path_ == "-" || file_.is_open(); }
+  LineSource(const LineSource&) = delete;
+  LineSource& operator=(const LineSource&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
   const std::string& head() {
     if (!head_read_) {
-      head_.resize(kHeadBytes);
-      in_->read(head_.data(), static_cast<std::streamsize>(kHeadBytes));
-      head_.resize(static_cast<std::size_t>(in_->gcount()));
+      fill(kHeadBytes);
+      head_.assign(buf_.get(), std::min(end_, kHeadBytes));
       head_read_ = true;
     }
     return head_;
   }
   template <class F>
   void each_line(F&& f) {
-    std::string carry;
-    auto emit = [&](std::string_view text) {
-      std::size_t start = 0;
-      for (std::size_t i = 0; i < text.size(); ++i)
-        if (text[i] == '\n') {
-          carry.append(text.substr(start, i - start));
-          if (!carry.empty() && carry.back() == '\r') carry.pop_back();
-          f(std::string_view(carry).substr(0, kMaxLine));
-          carry.clear();
-          start = i + 1;
+    head();
+    std::size_t start = 0;
+    bool cut = false;  // inside a line longer than kMaxLine, its start kept in long_line
+    std::string long_line;
+    while (true) {
+      const char* data = buf_.get();
+      while (const void* hit = std::memchr(data + start, '\n', end_ - start)) {
+        std::size_t nl = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+        if (cut) {
+          f(std::string_view(long_line));
+          cut = false;
+        } else {
+          std::string_view line(data + start, nl - start);
+          if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+          f(line.substr(0, kMaxLine));
         }
-      if (carry.size() < kMaxLine) carry.append(text.substr(start, std::min(text.size() - start, kMaxLine)));
-    };
-    emit(head());
-    std::string buf(1 << 20, '\0');
-    while (*in_) {
-      in_->read(buf.data(), static_cast<std::streamsize>(buf.size()));
-      std::size_t n = static_cast<std::size_t>(in_->gcount());
-      if (n == 0) break;
-      emit(std::string_view(buf.data(), n));
+        start = nl + 1;
+      }
+      if (!cut && end_ - start >= kMaxLine) {
+        long_line.assign(data + start, kMaxLine);
+        cut = true;
+      }
+      if (cut) start = end_;
+      if (eof_) break;
+      std::memmove(buf_.get(), data + start, end_ - start);
+      end_ -= start;
+      start = 0;
+      fill(kBlockBytes);
     }
-    if (!carry.empty()) f(carry);
+    if (cut)
+      f(std::string_view(long_line));
+    else if (end_ > start)
+      f(std::string_view(buf_.get() + start, std::min(end_ - start, kMaxLine)));
   }
   std::string whole() {
-    std::string text = head();
-    std::string buf(1 << 16, '\0');
-    while (*in_ && text.size() < kMaxWholeFile) {
-      in_->read(buf.data(), static_cast<std::streamsize>(buf.size()));
-      text.append(buf.data(), static_cast<std::size_t>(in_->gcount()));
+    head();
+    std::string text(buf_.get(), end_);
+    while (!eof_ && text.size() < kMaxWholeFile) {
+      end_ = 0;
+      fill(kBlockBytes);
+      text.append(buf_.get(), end_);
     }
+    end_ = 0;
+    if (text.size() > kMaxWholeFile) text.resize(kMaxWholeFile);
     return text;
   }
 
  private:
-  std::string path_;
-  std::ifstream file_;
-  std::istream* in_ = nullptr;
+  // Reads until the buffer holds `want` bytes (at most kBlockBytes), or
+  // the input ends; a read error ends the input too.
+  void fill(std::size_t want) {
+    if (!buf_) buf_ = std::make_unique_for_overwrite<char[]>(kBlockBytes);
+    want = std::min(want, kBlockBytes);
+    while (!eof_ && end_ < want) {
+      ssize_t n = ::read(fd_, buf_.get() + end_, kBlockBytes - end_);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        eof_ = true;
+        break;
+      }
+      end_ += static_cast<std::size_t>(n);
+    }
+  }
+
+  int fd_ = -1;
+  bool owns_ = false;
+  std::unique_ptr<char[]> buf_;
+  std::size_t end_ = 0;  // bytes in buf_
+  bool eof_ = false;
   std::string head_;
   bool head_read_ = false;
 };
@@ -108,7 +150,22 @@ void judge_nccl_log(Artifact& a, const NcclLogReport& r) {
   if (!r.verdict_why.empty()) a.verdict += " (" + r.verdict_why + ")";
 }
 
-void judge_nccl_tests(Artifact& a) {
+// A busbw below what the NICs carry does not disprove GPUDirect RDMA, so it
+// lowers an OK verdict to WARNING and says so; the judgement itself (with
+// its own status) stays with the run.
+void relate_busbw_to_nics(Artifact& a, const BandwidthOverrides& bandwidth) {
+  const NcclLogReport* log = a.nccl_log ? &*a.nccl_log : nullptr;
+  for (const auto& run : a.nccl_tests->runs) a.busbw_vs_nics.push_back(compare_busbw_with_nics(run, log, bandwidth));
+  for (const auto& c : a.busbw_vs_nics) {
+    Status s = c.judgement.status;
+    if (s != Status::Warning && s != Status::Critical) continue;
+    if (a.status == Status::Ok) a.status = Status::Warning;
+    a.verdict += "; " + c.judgement.summary;
+    break;
+  }
+}
+
+void judge_nccl_tests(Artifact& a, const BandwidthOverrides& bandwidth) {
   const NcclTestsReport& t = *a.nccl_tests;
   bool failed = false;
   for (const auto& run : t.runs) failed |= run.failed;
@@ -124,6 +181,7 @@ void judge_nccl_tests(Artifact& a) {
     a.status = Status::Critical;
     a.verdict = "nccl-tests reported wrong results or errors; " + a.verdict;
   }
+  relate_busbw_to_nics(a, bandwidth);
 }
 
 void judge_topology(Artifact& a) {
@@ -230,7 +288,8 @@ ArtifactKind detect_artifact_kind(std::string_view head) {
   return ArtifactKind::Unknown;
 }
 
-Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> forced) {
+Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> forced,
+                      const BandwidthOverrides& bandwidth) {
   Artifact a;
   a.file = path;
   LineSource src(path);
@@ -256,7 +315,7 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
         break;
       case ArtifactKind::NcclTests:
         stream_logs(src, a, true);
-        judge_nccl_tests(a);
+        judge_nccl_tests(a, bandwidth);
         break;
       case ArtifactKind::TopoMatrix:
         a.topology = read_smi_text(src.whole(), path);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analyze/busbw_vs_nics.h"
+#include "bench/expected_bandwidth.h"
 #include "checks/finding.h"
 #include "evidence/gdscheck.h"
 #include "evidence/ibv_text.h"
@@ -27,6 +29,7 @@ struct Artifact {
   std::string error;                      // could not be read, or of no known kind
   std::optional<NcclLogReport> nccl_log;  // nccl-log, and the INFO lines inside nccl-tests output
   std::optional<NcclTestsReport> nccl_tests;
+  std::vector<BusbwVsNics> busbw_vs_nics;  // nccl-tests: one per run, in run order
   std::optional<Topology> topology;
   std::optional<IbvReport> ibv;
   std::optional<GdscheckReport> gdscheck;
@@ -35,8 +38,11 @@ struct Artifact {
   std::vector<std::string> notes;
 };
 
-// Reads and analyses one file ("-" = standard input). `forced` skips detection.
-Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> forced = std::nullopt);
+// Reads and analyses one file ("-" = standard input). `forced` skips
+// detection; `bandwidth` holds the site's figures for relating nccl-tests
+// busbw to the NICs (the built-in model when default-constructed).
+Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> forced = std::nullopt,
+                      const BandwidthOverrides& bandwidth = {});
 
 // Detection from the first bytes of a file.
 ArtifactKind detect_artifact_kind(std::string_view head);

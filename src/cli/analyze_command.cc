@@ -5,10 +5,12 @@
 #include <memory>
 
 #include "analyze/artifact.h"
+#include "cli/bandwidth_file.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
+#include "topology/input_error.h"
 
 namespace gdrcheck {
 namespace {
@@ -16,6 +18,7 @@ namespace {
 struct AnalyzeOptions {
   std::vector<std::string> files;
   std::string kind;
+  std::string bandwidth_file;
   bool json = false, detail = false;
 };
 
@@ -29,9 +32,16 @@ int run_analyze(const AnalyzeOptions& o) {
     }
     forced = k;
   }
+  BandwidthOverrides bandwidth;
+  try {
+    bandwidth = load_bandwidth_file(o.bandwidth_file);
+  } catch (const InputError& e) {
+    std::cerr << "gdrcheck analyze: " << e.what() << "\n";
+    return kExitUnknown;
+  }
   std::vector<Artifact> artifacts;
   for (const auto& f : o.files) {
-    artifacts.push_back(analyze_file(f, forced));
+    artifacts.push_back(analyze_file(f, forced, bandwidth));
     // Unreadable inputs are named on stderr too; the rest are still analysed.
     if (!artifacts.back().error.empty())
       std::cerr << "gdrcheck analyze: " << f << ": " << artifacts.back().error << "\n";
@@ -53,6 +63,8 @@ CommandRun add_analyze_command(CLI::App& app) {
   cmd->add_option("--kind", o->kind, "force the kind: nccl-log, nccl-tests, topo-matrix, ibv, gdscheck");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.analyze/1)");
   cmd->add_flag("--detail", o->detail, "list every network connection");
+  cmd->add_option("--bandwidth-file", o->bandwidth_file,
+                  "site figures for relating nccl-tests busbw to the NICs (default /etc/gdrcheck/bandwidth.json)");
   return [o] { return run_analyze(*o); };
 }
 

@@ -23,6 +23,12 @@ int run_node_on(const std::string& root_dir);
 // `gdrcheck analyze`.
 CommandRun add_analyze_command(CLI::App& app);
 
+// `gdrcheck bench nccl|rdma`.
+CommandRun add_bench_command(CLI::App& app);
+
+// `gdrcheck cluster`.
+CommandRun add_cluster_command(CLI::App& app);
+
 // Plain `gdrcheck`: `node` on this machine; when it has no NVIDIA GPU it
 // says so and checks the bundled example root, so the first run is useful.
 int run_default(const std::string& example_root);

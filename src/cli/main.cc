@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   gdrcheck::CommandRun node = gdrcheck::add_node_command(app);
   gdrcheck::CommandRun topo = gdrcheck::add_topo_command(app);
   gdrcheck::CommandRun analyze = gdrcheck::add_analyze_command(app);
+  gdrcheck::CommandRun cluster = gdrcheck::add_cluster_command(app);
+  gdrcheck::CommandRun bench = gdrcheck::add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -26,5 +28,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("node")) return node();
   if (app.got_subcommand("topo")) return topo();
   if (app.got_subcommand("analyze")) return analyze();
+  if (app.got_subcommand("cluster")) return cluster();
+  if (app.got_subcommand("bench")) return bench();
   return gdrcheck::run_default(GDRCHECK_EXAMPLE_ROOT);
 }

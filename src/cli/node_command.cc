@@ -14,6 +14,7 @@
 #include "checks/node_report.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/manifest_file.h"
 #include "host/host_state.h"
 #include "report/node_json.h"
 #include "report/node_text.h"
@@ -32,19 +33,6 @@ struct NodeCliOptions {
   std::string nccl_version;
   std::string manifest, write_manifest;
 };
-
-std::string read_user_file(const std::string& path) {
-  FileRead r = Root("/").read(std::filesystem::absolute(path).string(), 16u << 20);
-  if (!r.ok()) throw InputError(path, r.problem());
-  return r.content;
-}
-
-nlohmann::json load_manifest(const std::string& path) {
-  nlohmann::json m = nlohmann::json::parse(read_user_file(path), nullptr, false);
-  if (m.is_discarded()) throw InputError(path, "not valid JSON");
-  validate_manifest(m, path);
-  return m;
-}
 
 // Writes a new file only: a manifest the user already has is never replaced.
 void write_new_file(const std::string& path, const std::string& text) {
@@ -91,7 +79,7 @@ NodeOptions node_options(const NodeCliOptions& o) {
     n.nccl_version = *v;
   }
   n.view.flatten_bcm = !o.no_bcm_flatten;
-  if (!o.manifest.empty()) n.manifest = load_manifest(o.manifest);
+  if (!o.manifest.empty()) n.manifest = load_manifest_file(o.manifest);
   return n;
 }
 

@@ -1,12 +1,8 @@
-// Streaming NCCL / RCCL debug-log reader.
-//
-// A physical line may hold zero, one or several NCCL records: writers of
-// different ranks share a terminal, so one record can be glued to (or cut
-// by) another. The reader finds every "NCCL INFO" / "NCCL WARN" marker,
-// walks back from it over "host:pid:tid [dev] " (and the "file:line
-// (func) " of WARN lines) to find where that record begins, and so where
-// the previous record's message ends. Whatever stands before the host
-// (launcher prefixes, timestamps, ANSI debris) is ignored.
+// Streaming NCCL / RCCL debug-log reader. Lines are split into records by
+// NcclRecordScanner (nccl_record.h); connection lines are read by
+// parse_nccl_channel_line (nccl_channel_line.h) and deduplicated in an
+// NcclConnectionIndex. The common records (connection lines) take a path
+// that allocates nothing; the rare ones may.
 //
 // The verdict rests on connection lines only (nccl-spec §4.1): per-pair
 // "GPU Direct RDMA Enabled/Disabled" lines are decision inputs, and the
@@ -18,9 +14,14 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 #include <unordered_set>
 
+#include "evidence/log_scan.h"
+#include "evidence/nccl_channel_line.h"
+#include "evidence/nccl_connection_index.h"
+#include "evidence/nccl_net_speed.h"
+#include "evidence/nccl_record.h"
+#include "evidence/repeated_line_memo.h"
 #include "topology/path_class.h"
 
 namespace gdrcheck {
@@ -38,138 +39,21 @@ constexpr std::size_t kMaxName = 64;   // a net / plugin / device name
 
 // ------------------------------------------------------------------ text
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_alnum(char c) {
-  return is_digit(c) || is_alpha(c);
-}
-bool is_space(char c) {
-  return c == ' ' || c == '\t';
-}
+using scan::all_digits;
+using scan::consume;
+using scan::contains;
+using scan::contains_word;
+using scan::icontains;
+using scan::is_alnum;
+using scan::is_digit;
+using scan::is_space;
+using scan::skip_spaces;
+using scan::take_int;
+using scan::trim;
+
 // NCCL cuts the host name at the first '.' and turns other specials into '-'.
 bool is_host_char(char c) {
   return is_alnum(c) || c == '-' || c == '_';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (is_space(s.front()) || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (is_space(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-void skip_spaces(std::string_view& s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-}
-
-bool consume(std::string_view& s, std::string_view prefix) {
-  if (!s.starts_with(prefix)) return false;
-  s.remove_prefix(prefix.size());
-  return true;
-}
-
-// 1..9 digits, so the value always fits an int.
-std::optional<int> take_int(std::string_view& s) {
-  std::size_t n = 0;
-  while (n < s.size() && is_digit(s[n])) ++n;
-  if (n == 0 || n > 9) return std::nullopt;
-  int v = 0;
-  for (std::size_t i = 0; i < n; ++i) v = v * 10 + (s[i] - '0');
-  s.remove_prefix(n);
-  return v;
-}
-
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
-}
-
-bool contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
-
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool icontains(std::string_view s, std::string_view part) {
-  return std::search(s.begin(), s.end(), part.begin(), part.end(),
-                     [](char a, char b) { return lower(a) == lower(b); }) != s.end();
-}
-
-// `word` standing alone (not inside a longer alphanumeric run).
-bool contains_word(std::string_view s, std::string_view word) {
-  for (auto p = s.find(word); p != std::string_view::npos; p = s.find(word, p + 1)) {
-    bool left = p == 0 || !is_alnum(s[p - 1]);
-    bool right = p + word.size() >= s.size() || !is_alnum(s[p + word.size()]);
-    if (left && right) return true;
-  }
-  return false;
-}
-
-std::string clip(std::string_view s, std::size_t n = kMaxText) {
-  return s.size() <= n ? std::string(s) : std::string(s.substr(0, n)) + "...";
-}
-
-// --------------------------------------------------------------- records
-
-enum class Level { Info, Warn, Trace };
-
-struct Marker {
-  std::size_t pos = 0, len = 0;
-  Level level = Level::Info;
-};
-
-// Every "NCCL INFO" / "NCCL WARN" / "NCCL TRACE" standing as words.
-std::vector<Marker> find_markers(std::string_view line) {
-  static constexpr std::array<std::pair<std::string_view, Level>, 3> kKinds = {
-      {{"INFO", Level::Info}, {"WARN", Level::Warn}, {"TRACE", Level::Trace}}};
-  std::vector<Marker> out;
-  for (auto p = line.find("NCCL "); p != std::string_view::npos; p = line.find("NCCL ", p + 1)) {
-    if (p > 0 && is_alnum(line[p - 1])) continue;
-    std::string_view rest = line.substr(p + 5);
-    for (auto [word, level] : kKinds) {
-      bool ends = rest.size() == word.size() || (rest.size() > word.size() && is_space(rest[word.size()]));
-      if (rest.starts_with(word) && ends) out.push_back({p, 5 + word.size(), level});
-    }
-  }
-  return out;
-}
-
-// The whitespace-free token that ends at or before `end`.
-struct Token {
-  std::size_t start = 0;
-  std::string_view text;
-};
-
-Token previous_token(std::string_view s, std::size_t end) {
-  while (end > 0 && is_space(s[end - 1])) --end;
-  std::size_t start = end;
-  while (start > 0 && !is_space(s[start - 1])) --start;
-  return {start, s.substr(start, end - start)};
-}
-
-bool is_dev_token(std::string_view t) {
-  return t.size() >= 3 && t.size() <= 8 && t.front() == '[' && t.back() == ']' && all_digits(t.substr(1, t.size() - 2));
-}
-
-// "host:pid:tid" with anything glued before the host ("[1,0]<stdout>:",
-// "->", a backquote). `offset` is where the host part starts in the token.
-struct HostToken {
-  std::string_view host, pid;
-  std::size_t offset = 0;
-};
-
-std::optional<HostToken> split_host_token(std::string_view t) {
-  auto c2 = t.rfind(':');
-  if (c2 == std::string_view::npos || c2 == 0 || !all_digits(t.substr(c2 + 1))) return std::nullopt;
-  auto c1 = t.rfind(':', c2 - 1);
-  if (c1 == std::string_view::npos || !all_digits(t.substr(c1 + 1, c2 - c1 - 1))) return std::nullopt;
-  std::size_t h = c1;
-  while (h > 0 && is_host_char(t[h - 1])) --h;
-  return HostToken{t.substr(h, c1 - h), t.substr(c1 + 1, c2 - c1 - 1), h};
 }
 
 // Placeholders people type over their host names: "XXXXX", "xxx-xxx".
@@ -177,73 +61,8 @@ bool is_masked_host(std::string_view h) {
   return h.empty() || std::all_of(h.begin(), h.end(), [](char c) { return c == 'x' || c == 'X' || c == '-'; });
 }
 
-struct Prefix {
-  std::size_t start = 0;  // where the record begins in the scanned text
-  std::string_view host, pid;
-};
-
-// Walks back from a marker over "[dev]" (WARN/TRACE lines put "file:line
-// (func)" between) and "host:pid:tid". Without them the record starts at
-// the marker.
-Prefix parse_prefix(std::string_view text, Level level) {
-  Prefix p{text.size(), {}, {}};
-  int skippable = level == Level::Info ? 0 : 3;
-  std::size_t end = text.size();
-  for (int i = 0; i <= skippable; ++i) {
-    Token dev = previous_token(text, end);
-    if (dev.text.empty()) return p;
-    if (!is_dev_token(dev.text)) {
-      end = dev.start;
-      continue;
-    }
-    p.start = dev.start;
-    Token ht = previous_token(text, dev.start);
-    if (auto h = split_host_token(ht.text)) {
-      p.start = ht.start + h->offset;
-      p.host = is_masked_host(h->host) ? std::string_view() : h->host;
-      p.pid = h->pid;
-    }
-    return p;
-  }
-  return p;
-}
-
-struct Record {
-  Level level = Level::Info;
-  std::string_view host, pid, msg;
-};
-
-std::vector<Record> split_records(std::string_view line) {
-  std::vector<Marker> markers = find_markers(line);
-  std::vector<Prefix> prefixes;
-  std::size_t lo = 0;  // end of the previous marker: a record's prefix never reaches back past it
-  for (const Marker& m : markers) {
-    Prefix p = parse_prefix(line.substr(lo, m.pos - lo), m.level);
-    p.start += lo;
-    prefixes.push_back(p);
-    lo = m.pos + m.len;
-  }
-  std::vector<Record> out;
-  for (std::size_t i = 0; i < markers.size(); ++i) {
-    std::size_t from = markers[i].pos + markers[i].len;
-    std::size_t to = i + 1 < markers.size() ? prefixes[i + 1].start : line.size();
-    out.push_back({markers[i].level, prefixes[i].host, prefixes[i].pid, trim(line.substr(from, to - from))});
-  }
-  return out;
-}
-
-// Whether a "[dev]" token stands just before a marker (up to three tokens
-// back on WARN lines, for "file:line (func)").
-bool has_dev_before(std::string_view line, const Marker& m) {
-  std::size_t end = m.pos;
-  for (int i = 0; i < 4; ++i) {
-    Token t = previous_token(line, end);
-    if (t.text.empty()) return false;
-    if (is_dev_token(t.text)) return true;
-    if (m.level == Level::Info) return false;
-    end = t.start;
-  }
-  return false;
+std::string clip(std::string_view s, std::size_t n = kMaxText) {
+  return s.size() <= n ? std::string(s) : std::string(s.substr(0, n)) + "...";
 }
 
 // ---------------------------------------------------------- line content
@@ -271,113 +90,6 @@ std::optional<NcclVersion> version_core(std::string_view printed) {
   std::string_view numbers = printed.substr(0, core);
   while (!numbers.empty() && numbers.back() == '.') numbers.remove_suffix(1);
   return NcclVersion::parse(numbers);
-}
-
-// "7[1b000]" or "7": the rank, with the bus id / device in brackets dropped.
-std::optional<int> take_rank(std::string_view& s) {
-  auto rank = take_int(s);
-  if (!rank) return std::nullopt;
-  if (consume(s, "[")) {
-    auto close = s.find(']');
-    if (close == std::string_view::npos || close > 16) return std::nullopt;
-    if (!std::all_of(s.begin(), s.begin() + close, is_alnum)) return std::nullopt;
-    s.remove_prefix(close + 1);
-  }
-  return rank;
-}
-
-struct ParsedConn {
-  NcclConnection conn;
-  bool net = false;  // a NET/ connection (else intra-node)
-};
-
-// "/GDRDMA(PCI)/Shared/flush=None": flags after the device (and proxy).
-// Unknown tokens are skipped so newer releases still parse.
-void take_net_flags(std::string_view& s, NcclConnection& c) {
-  while (consume(s, "/")) {
-    std::size_t n = 0;
-    while (n < s.size() && (is_alnum(s[n]) || s[n] == '=' || s[n] == '_')) ++n;
-    std::string_view tok = s.substr(0, n);
-    s.remove_prefix(n);
-    if (tok == "GDRDMA") c.gdr = true;
-    if (tok == "Shared") c.shared = true;
-    if (consume(s, "(PCI)")) c.pci = true;
-  }
-}
-
-// "NET/<name>/<dev>[(<proxy>)][flags]". Plugin names may hold spaces
-// ("AWS Libfabric") but never '/'.
-bool take_net_spec(std::string_view s, NcclConnection& c) {
-  if (!consume(s, "NET/")) return false;
-  auto slash = s.find('/');
-  if (slash == std::string_view::npos || slash == 0 || slash > kMaxName) return false;
-  c.net = std::string(s.substr(0, slash));
-  s.remove_prefix(slash + 1);
-  auto dev = take_int(s);
-  if (!dev) return false;
-  c.dev = *dev;
-  if (consume(s, "(")) {
-    auto proxy = take_int(s);
-    if (!proxy || !consume(s, ")")) return false;
-    c.proxy_rank = *proxy;
-  }
-  take_net_flags(s, c);
-  return true;
-}
-
-bool is_intra_transport(std::string_view via) {
-  return via.starts_with("P2P/") || via.starts_with("SHM/") || via.starts_with("direct shared memory") ||
-         via.starts_with("NVLS");
-}
-
-// "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", "Ring 00 : 6 ->
-// 2 [send] via NET/IB/0", "Channel 01 : 0[7000] -> 1[a000] via P2P/IPC/read".
-std::optional<ParsedConn> parse_connection(std::string_view s) {
-  ParsedConn p;
-  if (!consume(s, "Channel ") && !consume(s, "Ring ")) return std::nullopt;
-  auto channel = take_int(s);
-  if (!channel) return std::nullopt;
-  p.conn.channel = *channel;
-  if (consume(s, "/")) {
-    auto k = take_int(s);
-    if (!k) return std::nullopt;
-    p.conn.conn_index = *k;
-  }
-  skip_spaces(s);
-  if (!consume(s, ":")) return std::nullopt;
-  skip_spaces(s);
-  auto from = take_rank(s);
-  skip_spaces(s);
-  if (!from || !consume(s, "->")) return std::nullopt;
-  skip_spaces(s);
-  auto to = take_rank(s);
-  if (!to) return std::nullopt;
-  p.conn.from_rank = *from;
-  p.conn.to_rank = *to;
-  skip_spaces(s);
-  bool send = consume(s, "[send]");
-  bool receive = !send && consume(s, "[receive]");
-  p.conn.side = receive ? NetSide::Receive : NetSide::Send;
-  skip_spaces(s);
-  if (!consume(s, "via ")) return std::nullopt;
-  skip_spaces(s);
-  if (send || receive) {
-    p.net = true;
-    if (!take_net_spec(s, p.conn)) return std::nullopt;
-    return p;
-  }
-  if (is_intra_transport(s)) return p;
-  return std::nullopt;
-}
-
-// A connection line cut short ("Channel 11/0 : 0[0] ->"): one arrow, and
-// either no "via" or a "via" that did not parse. Ring-order lines ("Ring
-// 00 : 7 -> 0 -> 1") have two arrows and no "via".
-bool looks_cut(std::string_view msg) {
-  if (!msg.starts_with("Channel ") && !msg.starts_with("Ring ")) return false;
-  auto arrow = msg.find("->");
-  if (arrow == std::string_view::npos) return false;
-  return contains(msg, " via ") || msg.find("->", arrow + 2) == std::string_view::npos;
 }
 
 // "NCCL_IB_HCA set to mlx5", "NCCL_IB_DISABLE set by environment to 0.".
@@ -481,26 +193,53 @@ std::vector<std::size_t> merge_lines(std::vector<std::size_t> a, const std::vect
   return a;
 }
 
-// A connection's identity as one flat string: hashing it is far cheaper
-// than ordering tuples of strings, and a multi-GB log repeats each
-// connection line many times.
-using ConnKey = std::string;
-
-ConnKey key_of(const NcclConnection& c, std::string_view pid) {
-  ConnKey k;
-  k.reserve(64 + c.net.size() + c.host.size() + pid.size());
-  for (int v :
-       {c.channel, c.conn_index, c.from_rank, c.to_rank, static_cast<int>(c.side), c.dev, c.proxy_rank.value_or(-1)}) {
-    k += std::to_string(v);
-    k += ',';
-  }
-  k += c.net;
-  k += '\x1f';
-  k += c.host;
-  k += '\x1f';
-  k += pid;
-  return k;
+NcclConnectionKey key_of(const NcclChannelLine& c, std::string_view host, std::string_view pid) {
+  return {c.channel,  c.conn_index, c.from_rank, c.to_rank, c.receive ? 1 : 0, c.dev, c.proxy_rank.value_or(-1),
+          c.net_name, host,         pid};
 }
+
+NcclConnection connection_of(const NcclChannelLine& p, std::string_view host, std::size_t line) {
+  NcclConnection c;
+  c.channel = p.channel;
+  c.conn_index = p.conn_index;
+  c.from_rank = p.from_rank;
+  c.to_rank = p.to_rank;
+  c.side = p.receive ? NetSide::Receive : NetSide::Send;
+  c.net = std::string(p.net_name);
+  c.dev = p.dev;
+  c.proxy_rank = p.proxy_rank;
+  c.gdr = p.gdr;
+  c.pci = p.pci;
+  c.shared = p.shared;
+  c.host = std::string(host);
+  c.line = line;
+  return c;
+}
+
+// Distinct ranks, counted up to kMaxRanks: a bitmap for the rank numbers
+// jobs have, a hash set for the odd huge one.
+class RankSet {
+ public:
+  void add(int rank) {
+    if (count_ >= kMaxRanks) return;
+    if (rank >= 0 && rank < kBitmapRanks) {
+      auto r = static_cast<std::size_t>(rank);
+      if (r >= bits_.size()) bits_.resize(std::max(r + 1, bits_.size() * 2), false);
+      if (bits_[r]) return;
+      bits_[r] = true;
+      ++count_;
+    } else if (others_.insert(rank).second) {
+      ++count_;
+    }
+  }
+  std::size_t size() const { return count_; }
+
+ private:
+  static constexpr int kBitmapRanks = 1 << 22;
+  std::vector<bool> bits_;
+  std::unordered_set<int> others_;
+  std::size_t count_ = 0;
+};
 
 void add_name(std::vector<std::string>& names, std::string_view name) {
   if (name.empty() || names.size() >= kMaxNames) return;
@@ -576,8 +315,7 @@ bool looks_like_nccl_log(std::string_view head) {
     auto nl = head.find('\n');
     std::string_view line = head.substr(0, nl);
     head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
-    for (const Marker& m : find_markers(line))
-      if (has_dev_before(line, m)) return true;
+    if (has_nccl_record_with_device(line)) return true;
     for (std::string_view tag : {"NCCL version ", "RCCL version"})
       if (auto p = line.find(tag); p != std::string_view::npos && version_token(line.substr(p + tag.size())))
         return true;
@@ -593,16 +331,18 @@ struct NcclLogParser::State {
   std::vector<std::string> versions, hosts, devices, interfaces;
   std::set<std::string> glued_hosts;  // "-1node7": a host with another writer's text in front
   // Every record names its host: a hash set keeps that lookup O(1) on
-  // logs of hundreds of hosts (the vector keeps first-seen order).
+  // logs of hundreds of hosts (the vector keeps first-seen order), and the
+  // last host seen (consecutive records mostly share it) skips even that.
   std::unordered_set<std::string> host_set;
+  std::string last_host;
   bool rccl = false;
 
-  std::unordered_map<ConnKey, std::size_t> conn_index;
+  NcclConnectionIndex conn_index;
   std::vector<NcclConnection> conns;
   std::size_t conns_dropped = 0;
 
   int max_nranks = 0;
-  std::set<int> ranks_seen;
+  RankSet ranks_seen;
 
   // Which network was used, and the fallback evidence.
   std::string using_network, internal_network;
@@ -618,11 +358,20 @@ struct NcclLogParser::State {
   std::vector<NcclEnvEcho> env;
   std::set<std::pair<std::string, std::string>> env_seen;
   std::vector<NcclRingSummary> summaries;
+  std::vector<NcclNetDeviceSpeed> speeds;
+  std::set<std::pair<std::string, std::string>> speed_seen;  // (host, name)
 
   void feed(std::string_view line);
   void on_bare_line(std::string_view line);
-  void on_record(const Record& r);
-  bool on_connection(const Record& r);
+  // What a line did, when doing it again would only count it again: the
+  // memo replays these without parsing.
+  enum class Repeatable : std::uint8_t { KnownConnection, DroppedConnection, IntraNode };
+  RepeatedLineMemo memo;
+  void replay(Repeatable what);
+
+  std::optional<Repeatable> on_record(const NcclRecord& r);
+  bool on_rare_tokens(std::string_view msg);
+  bool on_connection(const NcclRecord& r, std::optional<Repeatable>* repeatable);
   void on_version(std::string_view printed);
   void on_env(NcclEnvEcho e);
   void on_gdr_statement(std::string_view msg);
@@ -632,6 +381,7 @@ struct NcclLogParser::State {
   void on_device_list(std::string_view msg);
   void on_ib_failure(std::string_view msg);
   void on_ring_summary(std::string_view msg);
+  void on_net_speed(std::string_view msg, std::string_view host);
   void add_reason(const std::string& code, const std::string& key, const std::string& message);
   void add_cause(const std::string& key, std::string text);
   void ib_failed(const std::string& key, std::string text);
@@ -673,6 +423,9 @@ void NcclLogParser::State::ib_failed(const std::string& key, std::string text) {
 }
 
 void NcclLogParser::State::add_host(std::string_view host) {
+  // Adding a host is idempotent, so repeating the last one changes nothing.
+  if (host == last_host) return;
+  last_host.assign(host);
   if (host.starts_with("-") || host.starts_with("_")) {
     if (glued_hosts.size() < kMaxNames) glued_hosts.emplace(host);
   } else if (hosts.size() < kMaxNames && !host.empty() && !host_set.count(std::string(host))) {
@@ -693,27 +446,41 @@ std::string NcclLogParser::State::resolve_host(const std::string& host) const {
 }
 
 void NcclLogParser::State::add_rank(int rank) {
-  if (ranks_seen.size() < kMaxRanks) ranks_seen.insert(rank);
+  ranks_seen.add(rank);
 }
 
 void NcclLogParser::State::feed(std::string_view line) {
   ++line_no;
   while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::vector<Record> recs = split_records(line);
-  if (recs.empty()) return on_bare_line(line);
-  for (const Record& r : recs) {
+  if (auto seen = memo.find(line)) return replay(static_cast<Repeatable>(*seen));
+  NcclRecordScanner scanner(line);
+  NcclRecord r;
+  if (!scanner.next(r)) return on_bare_line(line);
+  std::size_t in_line = 0;
+  std::optional<Repeatable> repeatable;
+  do {
     ++records;
+    ++in_line;
     add_host(r.host);
-    on_record(r);
-  }
+    repeatable = on_record(r);
+  } while (scanner.next(r));
+  // A line of one record whose effect is idempotent apart from counting
+  // (its host, ranks and connection are already recorded).
+  if (in_line == 1 && repeatable) memo.remember(line, static_cast<std::uint8_t>(*repeatable));
+}
+
+void NcclLogParser::State::replay(Repeatable what) {
+  ++records;
+  if (what == Repeatable::DroppedConnection) ++conns_dropped;
+  if (what == Repeatable::IntraNode) ++intra;
 }
 
 // Lines without a marker: the bare "NCCL version" line (NCCL_DEBUG=VERSION
 // or rank 0 of old releases), RCCL's version block, nccl-tests' rank list.
 void NcclLogParser::State::on_bare_line(std::string_view line) {
-  if (auto p = line.find("NCCL version "); p != std::string_view::npos)
+  if (auto p = scan::find(line, "NCCL version "); p != std::string_view::npos)
     if (auto v = version_token(line.substr(p + 13))) on_version(*v);
-  if (auto p = line.find("RCCL version"); p != std::string_view::npos) {
+  if (auto p = scan::find(line, "RCCL version"); p != std::string_view::npos) {
     rccl = true;
     if (auto v = version_token(line.substr(p + 12))) on_version(*v);
   }
@@ -737,54 +504,91 @@ void NcclLogParser::State::on_version(std::string_view printed) {
     versions.emplace_back(printed);
 }
 
-void NcclLogParser::State::on_record(const Record& r) {
+std::optional<NcclLogParser::State::Repeatable> NcclLogParser::State::on_record(const NcclRecord& r) {
   std::string_view msg = r.msg;
   if (msg.starts_with("NCCL version ")) {
     if (auto v = version_token(msg.substr(13))) on_version(*v);
-    return;
+    return std::nullopt;
   }
-  if (contains(msg, "RCCL version") || contains(msg, "librccl") || msg.starts_with("RCCL:")) {
+  bool rare = on_rare_tokens(msg);
+  if (r.level == NcclLevel::Warn) on_warning(msg);
+  std::optional<Repeatable> repeatable;
+  if (on_connection(r, &repeatable)) {
+    if (rare || r.level != NcclLevel::Info) return std::nullopt;
+    return repeatable;
+  }
+  if (auto e = parse_env_echo(msg)) {
+    on_env(std::move(*e));
+    return std::nullopt;
+  }
+  if (contains(msg, "GPU Direct RDMA ")) {
+    on_gdr_statement(msg);
+    return std::nullopt;
+  }
+  if (r.level != NcclLevel::Warn && (contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection")))
+    on_warning(msg);
+  on_network_info(msg);
+  on_net_speed(msg, r.host);
+  return std::nullopt;
+}
+
+void NcclLogParser::State::on_net_speed(std::string_view msg, std::string_view host) {
+  auto s = parse_nccl_net_speed(msg);
+  if (!s || speeds.size() >= kMaxNames) return;
+  if (!speed_seen.insert({std::string(host), std::string(s->name)}).second) return;
+  speeds.push_back(
+      {std::string(s->name), s->port, s->speed_mbps, std::string(s->link_layer), std::string(host), line_no});
+}
+
+// RCCL's marks and the rank count may stand in any record. Connection
+// lines (most of a log) hold none of 'o' ("RCCL version"), 'b' ("librccl")
+// and 'k' ("nranks"), so one pass rules the searches out for them.
+// Returns whether the message may hold one (then a repeat of the line may
+// change state: a version switch).
+bool NcclLogParser::State::on_rare_tokens(std::string_view msg) {
+  bool rcc_mark = msg.starts_with("RCCL:");
+  if (rcc_mark) rccl = true;
+  if (!scan::contains_any_of(msg, 'o', 'b', 'k')) return rcc_mark;
+  if (contains(msg, "RCCL version") || contains(msg, "librccl")) {
     rccl = true;
-    if (auto p = msg.find("RCCL version"); p != std::string_view::npos)
+    if (auto p = scan::find(msg, "RCCL version"); p != std::string_view::npos)
       if (auto v = version_token(msg.substr(p + 12))) on_version(*v);
   }
   for (std::string_view tag : {"nranks ", "nRanks "})
-    if (auto p = msg.find(tag); p != std::string_view::npos) {
+    if (auto p = scan::find(msg, tag); p != std::string_view::npos) {
       std::string_view rest = msg.substr(p + tag.size());
       if (auto n = take_int(rest)) max_nranks = std::max(max_nranks, *n);
     }
-  if (r.level == Level::Warn) on_warning(msg);
-  if (on_connection(r)) return;
-  if (auto e = parse_env_echo(msg)) return on_env(std::move(*e));
-  if (contains(msg, "GPU Direct RDMA ")) return on_gdr_statement(msg);
-  if (r.level != Level::Warn && (contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection")))
-    on_warning(msg);
-  on_network_info(msg);
+  return true;
 }
 
-bool NcclLogParser::State::on_connection(const Record& r) {
-  auto parsed = parse_connection(r.msg);
+// Whether the record is a connection line (complete or not); a complete
+// one sets `repeatable`.
+bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repeatable>* repeatable) {
+  if (!starts_like_channel_line(r.msg)) return false;
+  auto parsed = parse_nccl_channel_line(r.msg);
   if (!parsed) {
-    if (looks_cut(r.msg)) ++cut_lines;
-    return r.msg.starts_with("Channel ") || r.msg.starts_with("Ring ");
+    if (looks_like_cut_channel_line(r.msg)) ++cut_lines;
+    return true;
   }
-  add_rank(parsed->conn.from_rank);
-  add_rank(parsed->conn.to_rank);
+  add_rank(parsed->from_rank);
+  add_rank(parsed->to_rank);
   if (!parsed->net) {
     ++intra;
+    *repeatable = Repeatable::IntraNode;
     return true;
   }
-  NcclConnection c = std::move(parsed->conn);
-  c.host = std::string(r.host);
-  c.line = line_no;
-  ConnKey key = key_of(c, r.pid);
-  if (conn_index.count(key)) return true;
+  NcclConnectionKey key = key_of(*parsed, r.host, r.pid);
+  *repeatable = Repeatable::KnownConnection;
+  if (conn_index.find(key) != NcclConnectionIndex::npos) return true;
   if (conns.size() >= kMaxConnections) {
+    // The cap never lifts: this connection is dropped every time it shows.
     ++conns_dropped;
+    *repeatable = Repeatable::DroppedConnection;
     return true;
   }
-  conn_index.emplace(std::move(key), conns.size());
-  conns.push_back(std::move(c));
+  conn_index.insert(key, conns.size());
+  conns.push_back(connection_of(*parsed, r.host, line_no));
   return true;
 }
 
@@ -1080,6 +884,8 @@ NcclLogReport NcclLogParser::State::report() const {
   std::sort(r.hosts.begin(), r.hosts.end());
   r.net_devices = devices;
   r.socket_interfaces = interfaces;
+  r.net_device_speeds = speeds;
+  for (auto& d : r.net_device_speeds) d.host = resolve_host(d.host);
   r.connections = conns;
   for (auto& c : r.connections) c.host = resolve_host(c.host);
   r.net_connections = conns.size();

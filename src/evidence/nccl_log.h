@@ -6,8 +6,9 @@
 // "(RayWorkerWrapper pid=1, ip=...)", "0: ", timestamps), masked host names,
 // two writers glued into one line, lines cut short, several jobs in one
 // file. The parser is fed one line at a time and keeps memory bounded by the
-// number of distinct connections, hosts and reasons, never by the number of
-// lines. Line formats: nccl-spec.md §0, §2.7, §3.3, §3.4, §4.
+// number of distinct connections, hosts and reasons (and the fixed bound of
+// its repeated-line memo), never by the number of lines. Line formats:
+// nccl-spec.md §0, §2.7, §3.3, §3.4, §4.
 #pragma once
 
 #include <cstddef>
@@ -79,16 +80,28 @@ struct NcclRingSummary {
   std::size_t count = 0;
 };
 
+// A network device's rate as the log prints it (nccl_net_speed.h has the
+// forms). One per (host, name), the first line that showed it.
+struct NcclNetDeviceSpeed {
+  std::string name;         // "mlx5_0"; "mlx5_0+mlx5_1" (merged); "NET/0" (topology dump: no name printed)
+  std::optional<int> port;  // when printed
+  double speed_mbps = 0;    // megabits per second
+  std::string link_layer;   // "IB", "RoCE"; "" when not printed
+  std::string host;         // "" when masked or not printed
+  std::size_t line = 0;
+};
+
 struct NcclLogReport {
   std::string nccl_version;           // first version printed, as printed
   std::vector<std::string> versions;  // every distinct version, in order
   bool rccl = false;
-  int ranks = 0;                               // largest nranks printed, else distinct ranks seen
-  std::vector<std::string> hosts;              // from line prefixes, sorted; masked ones left out
-  std::string net_transport;                   // "IB", "Socket", a plugin name; "" unknown
-  std::vector<std::string> net_devices;        // "mlx5_0:1/IB" from "NET/IB : Using"
-  std::vector<std::string> socket_interfaces;  // "eth0:10.0.0.1<0>"
-  std::vector<NcclConnection> connections;     // deduplicated, in order seen
+  int ranks = 0;                                      // largest nranks printed, else distinct ranks seen
+  std::vector<std::string> hosts;                     // from line prefixes, sorted; masked ones left out
+  std::string net_transport;                          // "IB", "Socket", a plugin name; "" unknown
+  std::vector<std::string> net_devices;               // "mlx5_0:1/IB" from "NET/IB : Using"
+  std::vector<std::string> socket_interfaces;         // "eth0:10.0.0.1<0>"
+  std::vector<NcclNetDeviceSpeed> net_device_speeds;  // in order seen; empty when the log prints none
+  std::vector<NcclConnection> connections;            // deduplicated, in order seen
   std::size_t net_connections = 0;
   std::size_t gdr_connections = 0;
   std::size_t intra_node_lines = 0;     // P2P / SHM channel lines

@@ -1,5 +1,6 @@
 #include "report/analyze_json.h"
 
+#include "report/bandwidth_json.h"
 #include "report/topo_json.h"
 #include "topology/path_matrix.h"
 
@@ -33,6 +34,15 @@ json nccl_log_json(const NcclLogReport& r, bool detail) {
   json env = json::object();
   for (const auto& e : r.env) env[e.name] = e.value;
   j["env"] = env;
+  json speeds = json::array();
+  for (const auto& d : r.net_device_speeds)
+    speeds.push_back({{"name", d.name},
+                      {"port", opt(d.port)},
+                      {"speed_gbps", d.speed_mbps / 1000.0},
+                      {"link_layer", d.link_layer.empty() ? json(nullptr) : json(d.link_layer)},
+                      {"host", d.host.empty() ? json(nullptr) : json(d.host)},
+                      {"line", d.line}});
+  j["net_device_speeds"] = speeds;
   if (detail) {
     json conns = json::array();
     for (const auto& c : r.connections)
@@ -59,9 +69,25 @@ json result_json(const std::optional<NcclTestsResult>& r) {
   return {{"time_us", r->time_us}, {"algbw", r->algbw}, {"busbw", r->busbw}, {"wrong", opt(r->wrong)}};
 }
 
-json nccl_tests_json(const NcclTestsReport& t) {
+json busbw_vs_nics_json(const BusbwVsNics& c) {
+  const BandwidthScenario& s = c.scenario;
+  json nics = json::array();
+  for (const auto& n : s.nics_per_node)
+    nics.push_back({{"name", n.name}, {"rate_gbps", n.rate_gbps}, {"link_layer", link_layer_name(n.link_layer)}});
+  return {{"measured_busbw_gbytes", opt(c.measured_busbw)},
+          {"measured_size", opt(c.measured_size)},
+          {"nodes", s.nodes},
+          {"gpus_per_node", s.gpus_per_node},
+          {"nics_per_node", nics},
+          {"nics_driven_per_node", opt(s.nics_driven_per_node)},
+          {"expectation", expectation_json(c.expectation)},
+          {"judgement", judgement_json(c.judgement)}};
+}
+
+json nccl_tests_json(const NcclTestsReport& t, const std::vector<BusbwVsNics>& vs_nics) {
   json runs = json::array();
-  for (const auto& run : t.runs) {
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const NcclTestsRun& run = t.runs[i];
     json rows = json::array();
     bool wrong = false;
     for (const auto& row : run.rows) {
@@ -84,12 +110,13 @@ json nccl_tests_json(const NcclTestsReport& t) {
                     {"complete", run.complete},
                     {"ranks", run.ranks.size()},
                     {"hosts", run.hosts},
-                    {"errors", run.errors}});
+                    {"errors", run.errors},
+                    {"busbw_vs_nics", i < vs_nics.size() ? busbw_vs_nics_json(vs_nics[i]) : json(nullptr)}});
   }
   json j = {{"runs", runs}};
   // The first run's fields at the top, for the common one-run file.
   if (!runs.empty())
-    for (const char* k : {"test", "rows", "avg_busbw", "max_busbw", "wrong"}) j[k] = runs[0][k];
+    for (const char* k : {"test", "rows", "avg_busbw", "max_busbw", "wrong", "busbw_vs_nics"}) j[k] = runs[0][k];
   return j;
 }
 
@@ -137,7 +164,7 @@ json artifact_json(const Artifact& a, bool detail) {
     else
       j["nccl_log"] = log;
   }
-  if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests));
+  if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests, a.busbw_vs_nics));
   if (a.ibv) j.update(ibv_json(*a.ibv));
   if (a.gdscheck) j.update(gdscheck_json(*a.gdscheck));
   if (a.topology) {

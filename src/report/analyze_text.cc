@@ -18,6 +18,31 @@ std::string lines_of(const std::vector<std::size_t>& lines, std::size_t count) {
   return s;
 }
 
+// "400", "12.5", "1.25": Gb/s without trailing zeros.
+std::string gbps_text(double mbps) {
+  std::ostringstream s;
+  s.precision(4);
+  s << mbps / 1000.0;
+  return s.str();
+}
+
+// "NICs: mlx5_0 400 Gb/s (IB, port 1, node1), ...": the rates the log printed.
+void write_speeds(std::ostream& out, const std::vector<NcclNetDeviceSpeed>& speeds) {
+  if (speeds.empty()) return;
+  out << "  NICs:";
+  const char* sep = " ";
+  for (const auto& d : speeds) {
+    std::vector<std::string> about;
+    if (!d.link_layer.empty()) about.push_back(d.link_layer);
+    if (d.port) about.push_back("port " + std::to_string(*d.port));
+    if (!d.host.empty()) about.push_back(d.host);
+    out << sep << d.name << " " << gbps_text(d.speed_mbps) << " Gb/s";
+    if (!about.empty()) out << " (" << join(about, ", ") << ")";
+    sep = ", ";
+  }
+  out << "\n";
+}
+
 void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
   out << "  " << (r.rccl ? "RCCL " : "NCCL ") << (r.nccl_version.empty() ? "version unknown" : r.nccl_version);
   if (r.versions.size() > 1) out << " (versions in this file: " << join(r.versions, ", ") << ")";
@@ -26,7 +51,9 @@ void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
   out << "\n  network: " << (r.net_transport.empty() ? "unknown" : r.net_transport);
   if (!r.net_devices.empty()) out << " (" << join(r.net_devices, " ") << ")";
   if (!r.socket_interfaces.empty()) out << " sockets " << join(r.socket_interfaces, " ");
-  out << "\n  network connections: " << r.net_connections << ", with GDRDMA: " << r.gdr_connections << "\n";
+  out << "\n";
+  write_speeds(out, r.net_device_speeds);
+  out << "  network connections: " << r.net_connections << ", with GDRDMA: " << r.gdr_connections << "\n";
   for (const auto& reason : r.reasons)
     out << "  - " << reason.code << ": " << reason.message << " (line " << lines_of(reason.lines, reason.count)
         << ")\n";
@@ -41,8 +68,20 @@ void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
         << (c.shared ? " shared" : "") << (c.host.empty() ? "" : " on " + c.host) << "\n";
 }
 
-void write_tests(std::ostream& out, const NcclTestsReport& t) {
-  for (const auto& run : t.runs) {
+void write_busbw_vs_nics(std::ostream& out, const BusbwVsNics& c) {
+  const BandwidthJudgement& j = c.judgement;
+  out << "  - busbw vs NICs: " << status_name(j.status) << ": " << j.summary << "\n";
+  if (c.expectation.known)
+    out << "    expected " << c.expectation.expected_busbw_gbytes << " GB/s (" << c.expectation.basis << "), pass at "
+        << c.expectation.pass_busbw_gbytes << " GB/s\n";
+  for (const auto& e : j.evidence) out << "    " << e << "\n";
+  for (const auto& a : c.expectation.assumptions) out << "    assumed: " << a << "\n";
+  if (!j.fix.empty()) out << "    fix: " << j.fix << "\n";
+}
+
+void write_tests(std::ostream& out, const NcclTestsReport& t, const std::vector<BusbwVsNics>& vs_nics) {
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const NcclTestsRun& run = t.runs[i];
     out << "  " << (run.test_name.empty() ? "nccl-tests" : run.test_name) << ": " << run.rows.size() << " rows";
     if (!run.hosts.empty()) out << ", " << run.ranks.size() << " ranks on " << run.hosts.size() << " hosts";
     if (run.avg_busbw) out << ", avg busbw " << *run.avg_busbw << " GB/s";
@@ -50,6 +89,7 @@ void write_tests(std::ostream& out, const NcclTestsReport& t) {
       out << ", best out-of-place busbw " << *run.max_busbw << " GB/s at " << run.max_busbw_size.value_or(0) << " B";
     out << (run.failed ? ", FAILED" : "") << (run.complete ? "" : " (no footer: output cut?)") << "\n";
     for (const auto& e : run.errors) out << "  - error: " << e << "\n";
+    if (i < vs_nics.size()) write_busbw_vs_nics(out, vs_nics[i]);
   }
   out << "  busbw is GB/s (1e9 bytes/s) of bus bandwidth, not Gb/s of line rate: 400 Gb/s NDR is 50 GB/s per NIC\n";
 }
@@ -61,7 +101,7 @@ void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
     return;
   }
   out << "  " << status_name(a.status) << ": " << a.verdict << "\n";
-  if (a.nccl_tests) write_tests(out, *a.nccl_tests);
+  if (a.nccl_tests) write_tests(out, *a.nccl_tests, a.busbw_vs_nics);
   if (a.nccl_log && (a.kind == ArtifactKind::NcclLog || a.nccl_log->records > 0)) write_log(out, *a.nccl_log, detail);
   if (a.ibv)
     for (const auto& d : a.ibv->devices) {

@@ -1,5 +1,9 @@
 #include "report/node_json.h"
 
+#include <set>
+
+#include "checks/manifest.h"
+#include "host/driver_info.h"
 #include "host/sysfs_values.h"
 
 namespace gdrcheck {
@@ -87,6 +91,53 @@ json findings_json(const NodeReport& r) {
   return out;
 }
 
+// The facts that make nodes of one cluster comparable (cluster
+// fingerprints): driver flavour, peer-memory flavour, NCCL settings, IOMMU.
+json driver_json(const HostState& h) {
+  auto d = parse_nvidia_version(h.nvidia_version.value.value_or(""));
+  if (!d) return nullptr;
+  return {{"version", d->version}, {"kernel_module", d->open_module ? "open" : "proprietary"}};
+}
+
+bool module_loaded(const HostState& h, const std::string& name) {
+  auto it = h.modules.find(name);
+  return it != h.modules.end() && it->second.loaded;
+}
+
+// "nvidia_peermem", "nv_peer_mem", "... (not registered)", "none"; null when
+// the capture has no /sys/module to tell from.
+json peer_memory_json(const HostState& h) {
+  json peers = h.memory_peers_dir ? json(h.memory_peers) : json(nullptr);
+  if (!h.module_dir) return {{"flavor", nullptr}, {"memory_peers", peers}};
+  bool registered = false;
+  for (const auto& p : h.memory_peers) registered |= p.rfind("nv_mem", 0) == 0;
+  std::string flavor = module_loaded(h, "nv_peer_mem")      ? "nv_peer_mem"
+                       : module_loaded(h, "nvidia_peermem") ? "nvidia_peermem"
+                                                            : "none";
+  if (flavor != "none" && !registered) flavor += " (not registered)";
+  return {{"flavor", flavor}, {"memory_peers", peers}};
+}
+
+json nccl_settings_json(const HostState& h) {
+  json out = json::object();
+  for (const auto& [name, s] : h.nccl.values) out[name] = {{"value", s.value}, {"origin", s.origin}};
+  return out;
+}
+
+// Distinct IOMMU group types of the GPUs and NICs (kernels >= 5.11).
+json iommu_json(const HostState& h) {
+  std::set<std::string> types;
+  for (const auto& [addr, f] : h.functions)
+    if (f.iommu_group_type.value) types.insert(*f.iommu_group_type.value);
+  return {{"group_types", types}, {"units", h.iommu_class_dir ? json(h.iommu_units.size()) : json(nullptr)}};
+}
+
+json inventory_json(const NodeReport& r, const HostState& h) {
+  json m = make_manifest(r, h);
+  m.erase("schema");
+  return m;
+}
+
 }  // namespace
 
 json node_json(const NodeReport& r, const HostState& h) {
@@ -96,6 +147,11 @@ json node_json(const NodeReport& r, const HostState& h) {
           {"status", status_name(r.status)},
           {"nccl_version", r.nccl_version.str()},
           {"kernel", nullable(h.kernel_release.value)},
+          {"driver", driver_json(h)},
+          {"peer_memory", peer_memory_json(h)},
+          {"iommu", iommu_json(h)},
+          {"nccl_settings", nccl_settings_json(h)},
+          {"inventory", inventory_json(r, h)},
           {"gpus", gpus_json(r)},
           {"nics", nics_json(r, h)},
           {"pairs", pairs_json(r)},

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "host/root.h"
+#include "host/user_file.h"
 #include "topology/input_error.h"
 #include "topology/nccl_xml_source.h"
 #include "topology/smi_text_source.h"
@@ -28,10 +29,7 @@ std::string read_input(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(path, "no such file");
   if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory (to read a recorded host, use --root " + path + ")");
-  FileRead r = Root("/").read(std::filesystem::absolute(path).string(), kMaxTopologyFile);
-  if (!r.ok()) throw InputError(path, r.problem());
-  if (r.content.size() >= kMaxTopologyFile) throw InputError(path, "larger than 64 MiB; not a topology file");
-  return r.content;
+  return read_user_file(path, kMaxTopologyFile, "topology file");
 }
 
 bool looks_binary(const std::string& text) {

@@ -1,0 +1,170 @@
+#include "bench/perftest_output.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "host/text_numbers.h"
+
+namespace gdrcheck {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool contains(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+
+std::vector<std::string_view> words(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// " Dual-port       : OFF\t\tDevice         : mlx5_0": every "key : value"
+// pair on the line (two per line in the header block).
+void header_pairs(std::string_view line, PerftestReport& r) {
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    std::size_t colon = line.find(':', pos);
+    if (colon == std::string_view::npos) return;
+    std::string_view key = trim(line.substr(pos, colon - pos));
+    std::size_t end = line.find('\t', colon);
+    std::string_view value =
+        trim(line.substr(colon + 1, end == std::string_view::npos ? std::string_view::npos : end - colon - 1));
+    if (key == "Device") r.device = std::string(value);
+    if (key == "Link type") r.link_type = std::string(value);
+    if (key == "Number of qps") {
+      if (auto q = whole_number<long>(value)) r.qps = static_cast<int>(*q);
+    }
+    if (end == std::string_view::npos) return;
+    while (end < line.size() && line[end] == '\t') ++end;
+    pos = end;
+  }
+}
+
+std::optional<PerftestRow> table_row(std::string_view line) {
+  auto w = words(line);
+  if (w.size() < 4) return std::nullopt;
+  auto bytes = whole_number<unsigned long long>(w[0]), iters = whole_number<unsigned long long>(w[1]);
+  auto peak = whole_number<double>(w[2]), avg = whole_number<double>(w[3]);
+  if (!bytes || !iters || !peak || !avg) return std::nullopt;
+  PerftestRow row{*bytes, *iters, *peak, *avg, std::nullopt};
+  if (w.size() >= 5) row.msg_rate_mpps = whole_number<double>(w[4]);
+  return row;
+}
+
+bool error_line(std::string_view l) {
+  for (std::string_view marker : {"Couldn't", "Couldnt", "Unable to", "ERROR", "Error", "Failed", "failed to",
+                                  "Parser function exited with Error", "CUDA DMA-BUF cannot"})
+    if (l.rfind(marker, 0) == 0) return true;
+  return contains(l, "No IB devices found") || (contains(l, "IB device") && contains(l, "not found"));
+}
+
+}  // namespace
+
+std::optional<double> to_gbits(double value, PerftestUnit unit) {
+  switch (unit) {
+    case PerftestUnit::Gbits:
+      return value;
+    case PerftestUnit::MBytes:
+      return value * 1048576.0 * 8 / 1e9;
+    case PerftestUnit::Unknown:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> PerftestReport::average_gbits() const {
+  if (rows.empty()) return std::nullopt;
+  const PerftestRow* largest = &rows.front();
+  for (const auto& r : rows)
+    if (r.bytes >= largest->bytes) largest = &r;
+  return to_gbits(largest->bw_average, unit);
+}
+
+PerftestReport parse_perftest_text(std::string_view text) {
+  PerftestReport r;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t nl = text.find('\n', start);
+    std::string_view raw = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    std::string_view l = trim(raw);
+    if (contains(l, "BW Test")) {
+      r.test = std::string(l);
+      r.bidirectional = contains(l, "Bidirectional");
+    } else if (contains(l, "BW average[")) {
+      r.has_header = true;
+      r.unit = contains(l, "[Gb/sec]")   ? PerftestUnit::Gbits
+               : contains(l, "[MB/sec]") ? PerftestUnit::MBytes
+                                         : PerftestUnit::Unknown;
+    } else if (contains(l, "GPU buffer") || contains(l, "cuMemAlloc")) {
+      r.gpu_buffer = true;
+      if (contains(l, "dmabuf") || contains(l, "DMA-BUF") || contains(l, "DMABUF")) r.dmabuf = true;
+    } else if (contains(l, "device name = [")) {
+      auto open = l.find("device name = [") + 15, close = l.find(']', open);
+      if (close != std::string_view::npos) r.gpu_name = std::string(l.substr(open, close - open));
+    } else if (r.has_header && !l.empty() && l[0] >= '0' && l[0] <= '9') {
+      if (auto row = table_row(l)) r.rows.push_back(*row);
+    } else if (contains(l, " : ")) {
+      header_pairs(raw, r);
+    } else if (error_line(l)) {
+      r.errors.emplace_back(l);
+    }
+    if (contains(l, "dmabuf") || contains(l, "DMA-BUF")) r.dmabuf = r.dmabuf || r.gpu_buffer;
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return r;
+}
+
+PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw std::invalid_argument("not a JSON object");
+  if (!j.contains("results") || !j["results"].is_object()) throw std::invalid_argument("no \"results\" object");
+  const auto& res = j["results"];
+  auto number = [&res](const char* key) {
+    if (!res.contains(key) || !res[key].is_number())
+      throw std::invalid_argument(std::string("\"results\".\"") + key + "\" missing or not a number");
+    return res[key].get<double>();
+  };
+  PerftestReport r;
+  r.unit = unit;
+  r.has_header = true;
+  PerftestRow row;
+  row.bytes = static_cast<unsigned long long>(number("MsgSize"));
+  row.iterations = res.contains("n_iterations") && res["n_iterations"].is_number()
+                       ? res["n_iterations"].get<unsigned long long>()
+                       : 0;
+  row.bw_peak = res.contains("BW_peak") && res["BW_peak"].is_number() ? res["BW_peak"].get<double>() : 0;
+  row.bw_average = number("BW_average");
+  if (res.contains("MsgRate") && res["MsgRate"].is_number()) row.msg_rate_mpps = res["MsgRate"].get<double>();
+  r.rows.push_back(row);
+  if (j.contains("test_info") && j["test_info"].is_object()) {
+    const auto& info = j["test_info"];
+    auto text_of = [&info](const char* key) {
+      return info.contains(key) && info[key].is_string() ? info[key].get<std::string>() : std::string();
+    };
+    r.test = text_of("test");
+    r.device = text_of("Device");
+    r.link_type = text_of("Link_type");
+    r.bidirectional = r.test.find("Bidirectional") != std::string::npos;
+    if (info.contains("Number_of_qps") && info["Number_of_qps"].is_number()) r.qps = info["Number_of_qps"].get<int>();
+    std::string cuda = text_of("Use_CUDA_memory");
+    r.gpu_buffer = cuda == "ON";
+  }
+  return r;
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,321 @@
+// `gdrcheck bench nccl|rdma`: the active test. Drives nccl-tests and perftest
+// through mpirun/srun (or locally), keeps their raw output, and judges it
+// with the analyzers of `analyze` and the expected-bandwidth model.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "bench/bandwidth_overrides.h"
+#include "bench/bench_nics.h"
+#include "bench/nccl_bench.h"
+#include "bench/nccl_environment.h"
+#include "bench/nccl_tests_locator.h"
+#include "bench/nccl_verdict.h"
+#include "bench/raw_output_file.h"
+#include "bench/rdma_bench.h"
+#include "checks/node_report.h"
+#include "cli/bandwidth_file.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cluster/hostlist.h"
+#include "host/host_state.h"
+#include "host/root.h"
+#include "report/bench_json.h"
+#include "report/bench_text.h"
+#include "topology/input_error.h"
+#include "topology/topology_loader.h"
+
+extern char** environ;
+
+namespace gdrcheck {
+namespace {
+
+struct BenchCliOptions {
+  // shared
+  std::string launcher, hosts, hostfile, output_dir = ".", root, bandwidth_file, node_type, link_layer = "ib";
+  std::vector<std::string> launcher_args;
+  int nodes = 0, gpus_per_node = 0, repeat = 1, nics = 0;
+  double nic_rate = 0, pass_ratio = 0;
+  int timeout = 900;
+  bool json = false, verbose = false;
+  // nccl
+  std::string test = "all_reduce_perf", nccl_tests_dir;
+  std::vector<std::string> test_args;
+  bool ab = false;
+  // rdma
+  std::string perftest = "ib_write_bw";
+  int duration = 5, qps = 2;
+  unsigned long size = 1 << 20;
+};
+
+std::string this_host() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+std::vector<std::string> process_environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) out.emplace_back(*e);
+  return out;
+}
+
+struct NodeFactsResult {
+  std::optional<NodeNicFacts> facts;
+  std::string problem;
+};
+
+// `gdrcheck node` on this host (or --root): the NICs and GPU-NIC pairs.
+NodeFactsResult node_facts(const std::string& root) {
+  NodeFactsResult r;
+  try {
+    std::string dir = root.empty() ? "/" : root;
+    Topology t = load_topology_root(dir);
+    HostState h = read_host_state(Root(dir), t, HostReadOptions{});
+    NodeReport report = build_node_report(std::move(t), h, NodeOptions{});
+    NodeNicFacts f = nic_facts_from_node(report, h);
+    if (f.host.empty()) f.host = this_host();
+    if (f.gpus == 0) r.problem = "no NVIDIA GPU found by `gdrcheck node` on " + dir;
+    r.facts = f;
+  } catch (const std::exception& e) {
+    r.problem = std::string("`gdrcheck node` could not read this host: ") + e.what();
+  }
+  return r;
+}
+
+BandwidthOverrides overrides(const BenchCliOptions& o) {
+  BandwidthOverrides b = load_bandwidth_file(o.bandwidth_file);
+  if (o.pass_ratio > 0) {
+    if (o.pass_ratio > 1) throw CLI::ValidationError("--pass-ratio", "must be in (0, 1], e.g. 0.9");
+    b.pass_ratio = o.pass_ratio;
+    b.rdma_pass_ratio = o.pass_ratio;
+  }
+  return b;
+}
+
+LaunchPlan launch_plan(const BenchCliOptions& o, int gpus) {
+  LaunchPlan p;
+  if (!o.launcher.empty()) {
+    auto l = bench_launcher_from_name(o.launcher);
+    if (!l) throw CLI::ValidationError("--launcher", "must be mpirun, srun or local");
+    p.launcher = *l;
+  } else if (!o.hosts.empty() || !o.hostfile.empty()) {
+    p.launcher = BenchLauncher::Mpirun;
+  } else if (std::getenv("SLURM_JOB_ID")) {
+    p.launcher = BenchLauncher::Srun;
+  }
+  if (!o.hosts.empty()) {
+    try {
+      p.hosts = expand_hostlist(o.hosts);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--hosts", e.what());
+    }
+  }
+  p.hostfile = o.hostfile;
+  p.nodes = o.nodes;
+  if (p.nodes == 0 && p.hosts.empty() && p.launcher == BenchLauncher::Srun)
+    p.nodes = std::atoi(env_or("SLURM_NNODES", "0").c_str());
+  if (p.launcher == BenchLauncher::Local) p.nodes = 1;
+  p.ranks_per_node = o.gpus_per_node > 0 ? o.gpus_per_node : std::max(1, gpus);
+  p.running_as_root = ::geteuid() == 0;
+  p.extra_args = o.launcher_args;
+  std::string problem = launch_plan_problem(p);
+  if (!problem.empty()) throw CLI::ValidationError("--launcher", problem);
+  return p;
+}
+
+std::vector<NicSpec> nic_specs(const BenchCliOptions& o, const NodeFactsResult& node, std::string& source) {
+  if (o.nic_rate > 0) {
+    if (o.nics < 1) throw CLI::ValidationError("--nics", "give the number of NICs per node with --nic-rate");
+    source = "--nic-rate " + std::to_string(static_cast<int>(o.nic_rate)) + " --nics " + std::to_string(o.nics);
+    return {nic_from_flags(o.nic_rate, o.nics, o.link_layer)};
+  }
+  if (node.facts && !node.facts->nics.empty()) {
+    source = "`gdrcheck node` on " + (o.root.empty() ? node.facts->host : o.root);
+    return node.facts->nics;
+  }
+  return {};
+}
+
+std::vector<std::string> engine_argv(const BenchCliOptions& o, const std::string& binary, const LaunchPlan& plan) {
+  std::vector<std::string> a{binary};
+  if (!o.test_args.empty()) {
+    a.insert(a.end(), o.test_args.begin(), o.test_args.end());
+    return a;
+  }
+  // One process per GPU through a launcher; one process driving every GPU
+  // locally.
+  int g = plan.launcher == BenchLauncher::Local ? plan.ranks_per_node : 1;
+  a.insert(a.end(), {"-b", "8", "-e", "8G", "-f", "2", "-g", std::to_string(g)});
+  return a;
+}
+
+NcclRunResult missing_binary(const std::string& label, bool off, const LocatedBinary& where, const std::string& test) {
+  NcclRunResult r;
+  r.label = label;
+  r.gdr_off = off;
+  r.end = "not started";
+  std::string searched;
+  for (std::size_t i = 0; i < where.searched.size() && i < 6; ++i) searched += (i ? ", " : "") + where.searched[i];
+  if (where.searched.size() > 6) searched += ", ...";
+  r.could_not_run = test + " not found (searched " + searched + ")";
+  return r;
+}
+
+std::vector<NcclRunResult> nccl_arm(const BenchCliOptions& o, const LaunchPlan& base, const LocatedBinary& binary,
+                                    bool off, int nodes, std::vector<std::string>& notes) {
+  std::vector<NcclRunResult> runs;
+  NcclEnvironmentRequest req{nccl_variables(process_environment()), nodes, off};
+  NcclRunEnvironment env = nccl_run_environment(req);
+  if (!off) notes = env.notes;
+  LaunchPlan plan = base;
+  plan.env = env.set;
+  for (int i = 1; i <= std::max(1, o.repeat); ++i) {
+    std::string label = std::string(off ? "gdr-off-" : "gdr-on-") + std::to_string(i);
+    if (binary.path.empty()) {
+      runs.push_back(missing_binary(label, off, binary, o.test));
+      continue;
+    }
+    NcclRunSpec spec;
+    spec.label = label;
+    spec.gdr_off = off;
+    spec.command = build_launch(plan, engine_argv(o, binary.path, plan));
+    spec.env_unset = env.unset;
+    spec.timeout = std::chrono::seconds(o.timeout);
+    spec.raw_output =
+        fresh_raw_output_path(o.output_dir, this_host(), std::chrono::system_clock::now(), ::getpid(), label);
+    runs.push_back(run_nccl_test(spec));
+    std::cerr << "gdrcheck bench: " << label << ": " << runs.back().end << " — " << runs.back().raw_output << "\n";
+  }
+  return runs;
+}
+
+int run_bench_nccl(const BenchCliOptions& o) {
+  try {
+    NodeFactsResult node = node_facts(o.root);
+    NcclBenchReport rep;
+    rep.test = o.test;
+    LaunchPlan plan = launch_plan(o, node.facts ? node.facts->gpus : 0);
+    rep.launcher = plan.launcher;
+    rep.hosts = plan.hosts;
+    rep.nodes = plan.nodes > 0 ? plan.nodes : static_cast<int>(plan.hosts.size());
+    rep.ranks_per_node = plan.ranks_per_node;
+    rep.ab = o.ab;
+    rep.overrides = overrides(o);
+    rep.scenario.nics_per_node = nic_specs(o, node, rep.nic_source);
+    if (node.facts) rep.nic_notes = node.facts->notes;
+    if (!node.problem.empty()) rep.nic_notes.push_back(node.problem);
+    rep.scenario.gpus_per_node = plan.ranks_per_node;
+    rep.scenario.nodes = rep.nodes;
+    rep.scenario.collective = collective_from_name(o.test);
+    rep.scenario.node_type = o.node_type;
+    const char* user_algo = std::getenv("NCCL_ALGO");
+    rep.scenario.algorithm = user_algo        ? algorithm_from_name(user_algo)
+                             : rep.nodes == 2 ? Algorithm::Ring
+                                              : Algorithm::Unknown;
+    LocatedBinary bin = locate_nccl_test(o.test, o.nccl_tests_dir, env_or("PATH", ""));
+    rep.binary = bin.path;
+    rep.gdr_on = nccl_arm(o, plan, bin, false, rep.nodes, rep.env_notes);
+    std::vector<std::string> ignored;
+    if (o.ab) rep.gdr_off = nccl_arm(o, plan, bin, true, rep.nodes, ignored);
+    judge_nccl_bench(rep);
+    if (o.json)
+      std::cout << nccl_bench_json(rep).dump(2) << "\n";
+    else
+      std::cout << render_nccl_bench_text(rep, o.verbose);
+    return exit_code(rep.status);
+  } catch (const InputError& e) {
+    std::cerr << "gdrcheck bench: " << e.what() << "\n";
+    return kExitUnknown;
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "gdrcheck bench: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+int run_bench_rdma(const BenchCliOptions& o) {
+  try {
+    NodeFactsResult node = node_facts(o.root);
+    RdmaRunOptions ro;
+    ro.perftest.program = o.perftest;
+    ro.perftest.seconds = o.duration;
+    ro.perftest.size = o.size;
+    ro.perftest.qps = o.qps;
+    ro.launch = launch_plan(o, 1);
+    ro.repeat = o.repeat;
+    ro.timeout = std::chrono::seconds(o.timeout);
+    ro.output_dir = o.output_dir;
+    ro.host = this_host();
+    NodeNicFacts facts = node.facts ? *node.facts : NodeNicFacts{};
+    if (facts.host.empty()) facts.host = ro.host;
+    if (!node.problem.empty()) facts.notes.push_back(node.problem);
+    if (o.nic_rate > 0)
+      for (auto& p : facts.pairs) p.port_rate_gbps = o.nic_rate;
+    RdmaBenchReport rep = run_rdma_bench(facts, ro);
+    judge_rdma_bench(rep, overrides(o));
+    if (o.json)
+      std::cout << rdma_bench_json(rep).dump(2) << "\n";
+    else
+      std::cout << render_rdma_bench_text(rep, o.verbose);
+    return exit_code(rep.status);
+  } catch (const InputError& e) {
+    std::cerr << "gdrcheck bench: " << e.what() << "\n";
+    return kExitUnknown;
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "gdrcheck bench: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+void shared_options(CLI::App* cmd, BenchCliOptions& o) {
+  cmd->add_option("--launcher", o.launcher,
+                  "mpirun, srun or local (default: srun in a Slurm job, mpirun with --hosts)");
+  cmd->add_option("--hosts", o.hosts, "host list, e.g. gpu01,gpu02 or gpu[01-02]");
+  cmd->add_option("--hostfile", o.hostfile, "Open MPI hostfile");
+  cmd->add_option("--nodes", o.nodes, "node count (default: from --hosts or the Slurm allocation)");
+  cmd->add_option("--launcher-arg", o.launcher_args, "extra launcher argument, verbatim; repeatable");
+  cmd->add_option("--repeat", o.repeat, "runs per measurement; the median is judged")->check(CLI::Range(1, 100));
+  cmd->add_option("--timeout", o.timeout, "seconds before a run counts as hung (UNKNOWN)")->check(CLI::Range(1, 86400));
+  cmd->add_option("--output-dir", o.output_dir, "where raw outputs are written (never overwritten)");
+  cmd->add_option("--root", o.root, "read NICs and GPU-NIC pairs from this recorded root (default: this machine)");
+  cmd->add_option("--nic-rate", o.nic_rate, "port rate in Gb/s of the NICs the run uses (hosts without a report)");
+  cmd->add_option("--nics", o.nics, "NICs per node, with --nic-rate");
+  cmd->add_option("--link-layer", o.link_layer, "ib or roce, with --nic-rate");
+  cmd->add_option("--pass-ratio", o.pass_ratio, "pass at this fraction of the expected figure (default 0.9)");
+  cmd->add_option("--bandwidth-file", o.bandwidth_file, "site override file (default /etc/gdrcheck/bandwidth.json)");
+  cmd->add_flag("--json", o.json, "JSON output (schema gdrcheck.bench/1)");
+  cmd->add_flag("-v,--verbose", o.verbose, "list OK findings too");
+}
+
+}  // namespace
+
+CommandRun add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchCliOptions>();
+  CLI::App* bench = app.add_subcommand("bench", "active test: nccl-tests and perftest prove GDRDMA and bandwidth");
+  bench->require_subcommand(1);
+  CLI::App* nccl = bench->add_subcommand("nccl", "nccl-tests with NCCL debug on: GDRDMA proof, busbw vs expected");
+  shared_options(nccl, *o);
+  nccl->add_option("--test", o->test, "nccl-tests binary name (default all_reduce_perf)");
+  nccl->add_option("--nccl-tests", o->nccl_tests_dir, "directory with the nccl-tests binaries (or its build/)");
+  nccl->add_option("--gpus-per-node", o->gpus_per_node, "ranks per node (default: GPUs `node` finds here)");
+  nccl->add_option("--test-arg", o->test_args, "replace the test arguments (-b 8 -e 8G -f 2 -g 1); repeatable");
+  nccl->add_option("--node-type", o->node_type, "node type for fixed figures in the site file");
+  nccl->add_flag("--ab", o->ab, "also run with GDR off (NCCL_NET_GDR_LEVEL=LOC) and report the gain");
+  CLI::App* rdma = bench->add_subcommand("rdma", "ib_write_bw per GPU-NIC pair with GPU memory, vs port rate");
+  shared_options(rdma, *o);
+  rdma->add_option("--perftest", o->perftest, "ib_write_bw program (default: from PATH)");
+  rdma->add_option("--duration", o->duration, "seconds per ib_write_bw run (-D)");
+  rdma->add_option("--size", o->size, "message size in bytes (-s)");
+  rdma->add_option("--qps", o->qps, "queue pairs (-q)");
+  return [o, nccl] { return nccl->parsed() ? run_bench_nccl(*o) : run_bench_rdma(*o); };
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,23 @@
+// Slurm/pdsh host lists: "gpu[01-04,07],login1" -> gpu01 gpu02 gpu03 gpu04
+// gpu07 login1. Needed to know which hosts a pdsh or srun run should have
+// reached, so that a host that printed nothing is still listed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gdrcheck {
+
+// Expands a comma-separated list whose items may hold bracketed ranges
+// ("n[1-3]", "n[01-10,15]", "r[1-2]n[1-2]"); zero padding is kept. Order
+// is the list's order; duplicates are dropped. Throws std::invalid_argument
+// naming the problem for unbalanced brackets, bad or reversed ranges, and
+// lists that expand to more than 1,000,000 hosts.
+std::vector<std::string> expand_hostlist(const std::string& list);
+
+// The list's items, split at commas outside brackets, not expanded
+// ("gpu[01-04],login1" -> "gpu[01-04]" "login1"). Throws
+// std::invalid_argument for unbalanced brackets.
+std::vector<std::string> split_hostlist(const std::string& list);
+
+}  // namespace gdrcheck

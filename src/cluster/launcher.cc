@@ -1,0 +1,676 @@
+#include "cluster/launcher.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "cluster/hostlist.h"
+#include "host/process.h"
+
+namespace gdrcheck {
+namespace {
+
+using How = NodeOutcome::How;
+
+// What the remote side ended with, from whichever launcher ran it.
+struct RemoteEnd {
+  enum class Kind { Exited, TimedOut, NotStarted, LauncherKilled } kind = Kind::Exited;
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  std::string detail;  // the launcher's own words when it did not exit normally
+};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// The last few non-empty lines of stderr, joined: where ssh, pdsh and srun
+// say what went wrong.
+std::string tail_of(const std::string& err, std::size_t count = 3) {
+  std::vector<std::string> kept;
+  for (const auto& line : lines_of(err)) {
+    if (line.find_first_not_of(" \t") != std::string::npos) kept.push_back(line);
+  }
+  std::string tail;
+  std::size_t first = kept.size() > count ? kept.size() - count : 0;
+  for (std::size_t i = first; i < kept.size(); ++i) {
+    if (!tail.empty()) tail += " | ";
+    tail += kept[i];
+  }
+  return tail;
+}
+
+std::string with_stderr(std::string reason, const std::string& err) {
+  std::string tail = tail_of(err);
+  if (!tail.empty()) reason += ": " + tail;
+  return reason;
+}
+
+// ssh's own failures (as opposed to the remote command's) all end with
+// status 255 and a message on stderr; a remote command killed by a signal
+// also makes ssh exit 255, but without a message (OpenSSH does not turn
+// "exit-signal" into a status).
+bool ssh_reported_failure(const std::string& err) {
+  static const std::regex pattern(
+      R"(^ssh: |Permission denied|Host key verification failed|Connection (refused|closed|reset|timed out)|)"
+      R"(kex_exchange_identification|Could not resolve|No route to host|Network is unreachable|)"
+      R"(client_loop|Broken pipe|REMOTE HOST IDENTIFICATION|Bad configuration option|)"
+      R"(command-line line|Too many authentication failures|Connection to .* closed|)"
+      R"(hostname contains invalid characters|Name or service not known|Temporary failure in name resolution)",
+      std::regex::multiline);
+  return std::regex_search(err, pattern);
+}
+
+std::string signal_name(int number) {
+  const char* name = ::sigabbrev_np(number);
+  return name ? std::string("SIG") + name : "signal " + std::to_string(number);
+}
+
+NodeOutcome classify(const std::string& host, RemoteEnd end, std::chrono::seconds timeout) {
+  NodeOutcome outcome;
+  outcome.host = host;
+  outcome.raw = std::move(end.out);
+  outcome.exit_code = end.kind == RemoteEnd::Kind::Exited ? end.exit_code : -1;
+  switch (end.kind) {
+    case RemoteEnd::Kind::NotStarted:
+      outcome.how = How::Failed;
+      outcome.reason = end.detail;
+      return outcome;
+    case RemoteEnd::Kind::TimedOut:
+      outcome.how = How::TimedOut;
+      outcome.reason = with_stderr("no complete answer within " + std::to_string(timeout.count()) + " s", end.err);
+      return outcome;
+    case RemoteEnd::Kind::LauncherKilled:
+      outcome.how = How::Failed;
+      outcome.reason = with_stderr(end.detail, end.err);
+      return outcome;
+    case RemoteEnd::Kind::Exited:
+      break;
+  }
+  const int code = end.exit_code;
+  if (code >= 0 && code <= 3) {
+    // gdrcheck's own verdict codes: OK, WARNING, CRITICAL, UNKNOWN.
+    if (outcome.raw.find_first_not_of(" \t\r\n") == std::string::npos) {
+      outcome.how = How::NotAReport;
+      outcome.reason = with_stderr("exit status " + std::to_string(code) + " but no output", end.err);
+    } else {
+      outcome.how = How::Report;
+    }
+    return outcome;
+  }
+  if (code == 255 && ssh_reported_failure(end.err)) {
+    outcome.how = How::Unreachable;
+    outcome.reason = tail_of(end.err, 2);
+    return outcome;
+  }
+  if (code == 255) {
+    outcome.how = How::Crashed;
+    outcome.reason = with_stderr(
+        "the remote command ended without an exit status (killed by a signal; ssh then exits 255)", end.err);
+    return outcome;
+  }
+  if (code > 128 && code < 128 + 65) {
+    // A POSIX shell between sshd and gdrcheck reports a signal as 128+N.
+    outcome.how = How::Crashed;
+    outcome.reason =
+        with_stderr("killed by " + signal_name(code - 128) + " (exit status " + std::to_string(code) + ")", end.err);
+    return outcome;
+  }
+  outcome.how = How::Failed;
+  outcome.reason = with_stderr(code == 127   ? "exit status 127 (command not found on the host)"
+                               : code == 126 ? "exit status 126 (not executable on the host)"
+                                             : "exit status " + std::to_string(code),
+                               end.err);
+  return outcome;
+}
+
+RemoteEnd remote_end_of(const ProcessResult& result, const std::string& launcher) {
+  RemoteEnd end;
+  end.out = result.out;
+  end.err = result.err;
+  end.exit_code = result.exit_code;
+  switch (result.end) {
+    case ProcessResult::End::Exited:
+      end.kind = RemoteEnd::Kind::Exited;
+      break;
+    case ProcessResult::End::TimedOut:
+      end.kind = RemoteEnd::Kind::TimedOut;
+      break;
+    case ProcessResult::End::NotStarted:
+      end.kind = RemoteEnd::Kind::NotStarted;
+      end.detail = launcher + ": " + result.describe();
+      break;
+    case ProcessResult::End::Signaled:
+      end.kind = RemoteEnd::Kind::LauncherKilled;
+      end.detail = launcher + " itself was " + result.describe();
+      break;
+  }
+  return end;
+}
+
+std::vector<std::string> remote_words(const LaunchOptions& opts) {
+  std::vector<std::string> words = {opts.remote_gdrcheck};
+  words.insert(words.end(), opts.remote_args.begin(), opts.remote_args.end());
+  return words;
+}
+
+bool has_space(const std::string& s) {
+  return s.find_first_of(" \t\r\n") != std::string::npos;
+}
+
+// A pdsh host list item that pdsh would not take as a plain host name:
+// '^file', '-exclusion', '/regex/', or white space (pdsh splits on it).
+std::string pdsh_host_problem(const std::string& host) {
+  if (host.empty()) return "empty host name";
+  if (host[0] == '-' || host[0] == '^' || host[0] == '/')
+    return "'" + host + "' is not a host name (pdsh reads a leading '-', '^' or '/' as an option)";
+  if (has_space(host) || host.find(',') != std::string::npos)
+    return "'" + host + "' is not a host name (white space or ',')";
+  return "";
+}
+
+// --- ssh --------------------------------------------------------------------
+
+std::vector<NodeOutcome> run_ssh(const LaunchOptions& opts) {
+  std::vector<ProcessSpec> specs;
+  for (const auto& host : opts.hosts) {
+    ProcessSpec spec;
+    spec.argv = ssh_argv(host, opts);
+    spec.timeout = opts.timeout;
+    spec.kill_grace = std::chrono::milliseconds(1000);
+    specs.push_back(std::move(spec));
+  }
+  std::vector<ProcessResult> results = run_processes(specs, std::max<std::size_t>(opts.fanout, 1));
+  std::vector<NodeOutcome> outcomes;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (opts.hosts[i].empty()) {
+      outcomes.push_back({opts.hosts[i], How::Unreachable, "", "empty host name", -1});
+      continue;
+    }
+    outcomes.push_back(classify(opts.hosts[i], remote_end_of(results[i], "ssh"), opts.timeout));
+  }
+  return outcomes;
+}
+
+// --- pdsh -------------------------------------------------------------------
+
+// pdsh's per-host status is recovered from its own stderr lines:
+//   pdsh@LOCAL: HOST: ssh exited with exit code N    (no line: status 0)
+//   pdsh@LOCAL: HOST: command timeout
+//   pdsh@LOCAL: HOST: ssh exited on signal N / other pdsh errors
+// and each host's output from the "HOST: " prefix pdsh puts on every line
+// it prints for that host (stdout and stderr alike).
+struct PdshHostState {
+  std::string out, err;
+  int exit_code = 0;
+  bool timed_out = false;
+  std::string pdsh_error;  // a pdsh message other than an exit code
+};
+
+void read_pdsh_stdout(const std::string& out, std::map<std::string, PdshHostState>& hosts, std::string& unattributed) {
+  for (const auto& line : lines_of(out)) {
+    std::size_t colon = line.find(": ");
+    auto it = colon == std::string::npos ? hosts.end() : hosts.find(line.substr(0, colon));
+    if (it == hosts.end()) {
+      // pdsh prints "HOST: " (no text) for an empty line.
+      if (!line.empty() && line.back() == ':') it = hosts.find(line.substr(0, line.size() - 1));
+      if (it != hosts.end()) {
+        it->second.out += "\n";
+        continue;
+      }
+      unattributed += line + "\n";
+      continue;
+    }
+    it->second.out += line.substr(colon + 2) + "\n";
+  }
+}
+
+void read_pdsh_stderr(const std::string& err, std::map<std::string, PdshHostState>& hosts, std::string& unattributed) {
+  static const std::regex pdsh_line(R"(^pdsh@[^:]*: ([^:]+): (.*)$)");
+  static const std::regex exit_code(R"(exited with exit code ([0-9]+))");
+  for (const auto& line : lines_of(err)) {
+    std::smatch m;
+    if (std::regex_match(line, m, pdsh_line)) {
+      auto it = hosts.find(m[1].str());
+      if (it == hosts.end()) {
+        unattributed += line + "\n";
+        continue;
+      }
+      const std::string text = m[2].str();
+      std::smatch code;
+      if (std::regex_search(text, code, exit_code)) {
+        it->second.exit_code = std::stoi(code[1].str());
+      } else if (text.find("command timeout") != std::string::npos) {
+        it->second.timed_out = true;
+      } else {
+        it->second.pdsh_error += (it->second.pdsh_error.empty() ? "" : " | ") + text;
+      }
+      continue;
+    }
+    std::size_t colon = line.find(": ");
+    auto it = colon == std::string::npos ? hosts.end() : hosts.find(line.substr(0, colon));
+    if (it == hosts.end()) {
+      unattributed += line + "\n";
+    } else {
+      it->second.err += line.substr(colon + 2) + "\n";
+    }
+  }
+}
+
+NodeOutcome pdsh_outcome(const std::string& host, PdshHostState state, const ProcessResult& run,
+                         const std::string& unattributed, const LaunchOptions& opts) {
+  RemoteEnd end;
+  end.out = std::move(state.out);
+  end.err = std::move(state.err);
+  if (state.timed_out || (run.end == ProcessResult::End::TimedOut && state.exit_code == 0)) {
+    end.kind = RemoteEnd::Kind::TimedOut;
+  } else if (!state.pdsh_error.empty() && state.exit_code == 0) {
+    end.kind = RemoteEnd::Kind::LauncherKilled;
+    end.detail = "pdsh: " + state.pdsh_error;
+    if (state.pdsh_error.find("signal") != std::string::npos) {
+      NodeOutcome crashed{host, How::Crashed, end.out, with_stderr(end.detail, end.err), -1};
+      return crashed;
+    }
+  } else if (run.end != ProcessResult::End::Exited && run.end != ProcessResult::End::TimedOut) {
+    // pdsh itself did not run or was killed: nothing says how this host ended.
+    end.kind = RemoteEnd::Kind::LauncherKilled;
+    end.detail = "pdsh: " + run.describe();
+    end.err += run.err + unattributed;
+  } else {
+    end.kind = RemoteEnd::Kind::Exited;
+    end.exit_code = state.exit_code;
+  }
+  return classify(host, std::move(end), opts.timeout);
+}
+
+std::vector<NodeOutcome> run_pdsh(const LaunchOptions& opts) {
+  std::vector<std::string> expected;
+  std::map<std::string, std::string> rejected;
+  std::vector<std::string> usable;
+  for (const auto& item : opts.hosts) {
+    std::string problem = pdsh_host_problem(item);
+    std::vector<std::string> names;
+    if (problem.empty()) {
+      try {
+        names = expand_hostlist(item);
+      } catch (const std::invalid_argument& e) {
+        problem = e.what();
+      }
+    }
+    if (!problem.empty()) {
+      expected.push_back(item);
+      rejected[item] = problem;
+      continue;
+    }
+    usable.push_back(item);
+    expected.insert(expected.end(), names.begin(), names.end());
+  }
+
+  std::map<std::string, PdshHostState> states;
+  for (const auto& host : expected) {
+    if (!rejected.count(host)) states[host];
+  }
+  ProcessResult run;
+  std::string unattributed;
+  if (!usable.empty()) {
+    std::string list;
+    for (const auto& item : usable) list += (list.empty() ? "" : ",") + item;
+    ProcessSpec spec;
+    spec.argv = pdsh_argv(list, opts);
+    spec.env_set = pdsh_env(opts);
+    spec.env_unset = {"PDSH_SSH_ARGS_APPEND", "WCOLL", "PDSH_RCMD_TYPE"};
+    // pdsh enforces the per-host limit (-u); this only guards against pdsh
+    // itself hanging: every wave of `fanout` hosts at its worst, and slack.
+    const std::size_t waves =
+        (states.size() + std::max<std::size_t>(opts.fanout, 1) - 1) / std::max<std::size_t>(opts.fanout, 1);
+    spec.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+        (opts.timeout + opts.connect_timeout) * static_cast<long>(std::max<std::size_t>(waves, 1)) +
+        std::chrono::seconds(10));
+    run = run_process(spec);
+    read_pdsh_stdout(run.out, states, unattributed);
+    read_pdsh_stderr(run.err, states, unattributed);
+  }
+
+  std::vector<NodeOutcome> outcomes;
+  std::set<std::string> done;
+  for (const auto& host : expected) {
+    if (!done.insert(host).second) continue;
+    auto bad = rejected.find(host);
+    if (bad != rejected.end()) {
+      outcomes.push_back({host, How::Unreachable, "", bad->second, -1});
+      continue;
+    }
+    outcomes.push_back(pdsh_outcome(host, std::move(states[host]), run, unattributed, opts));
+  }
+  return outcomes;
+}
+
+// --- Slurm ------------------------------------------------------------------
+
+std::string read_file_text(const std::string& path, bool& found) {
+  std::ifstream in(path, std::ios::binary);
+  found = static_cast<bool>(in);
+  std::ostringstream text;
+  if (found) text << in.rdbuf();
+  return text.str();
+}
+
+// Task ids that have a T.out or T.err file in `dir`.
+std::set<std::string> tasks_with_files(const std::string& dir) {
+  std::set<std::string> tasks;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return tasks;
+  while (const dirent* entry = ::readdir(d)) {
+    std::string name = entry->d_name;
+    for (const char* suffix : {".out", ".err"}) {
+      const std::size_t n = std::strlen(suffix);
+      if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0)
+        tasks.insert(name.substr(0, name.size() - n));
+    }
+  }
+  ::closedir(d);
+  return tasks;
+}
+
+void remove_output_dir(const std::string& dir, const std::set<std::string>& tasks) {
+  for (const auto& task : tasks) {
+    ::unlink((dir + "/" + task + ".out").c_str());
+    ::unlink((dir + "/" + task + ".err").c_str());
+  }
+  ::rmdir(dir.c_str());
+}
+
+// What srun (with -v) says on its stderr about each node:
+//   srun: launching StepId=12.0 on host gpu01, 1 tasks: 0
+//   srun: launch/slurm: _task_finish: gpu01: task 0: Completed
+//   srun: error: gpu02: task 1: Exited with exit code 2
+//   srun: error: gpu03: task 2: Segmentation fault (core dumped)
+// With one task per node, the task id names the node's output files.
+struct SrunNode {
+  std::string task;  // "" when srun never said it launched there
+  bool ended = false, exited = false;
+  int exit_code = -1;
+  std::string end_text;
+};
+
+struct SrunLog {
+  std::vector<std::string> order;  // nodes in the order srun launched them
+  std::map<std::string, SrunNode> nodes;
+};
+
+SrunLog read_srun_log(const std::string& err) {
+  static const std::regex launching(R"(^srun: launching \S+ on host ([^, ]+), [0-9]+ tasks?: ([0-9]+))");
+  static const std::regex task_end(R"(^srun: .*?([^: ]+): tasks? [0-9][0-9,\-]*: (.*)$)");
+  static const std::regex exited(R"(^Exited with exit code ([0-9]+))");
+  SrunLog log;
+  for (const auto& line : lines_of(err)) {
+    std::smatch m;
+    if (std::regex_search(line, m, launching)) {
+      SrunNode& node = log.nodes[m[1].str()];
+      if (node.task.empty()) log.order.push_back(m[1].str());
+      node.task = m[2].str();
+    } else if (std::regex_match(line, m, task_end)) {
+      SrunNode& node = log.nodes[m[1].str()];
+      node.ended = true;
+      node.end_text = m[2].str();
+      std::smatch code;
+      if (node.end_text == "Completed") {
+        node.exited = true;
+        node.exit_code = 0;
+      } else if (std::regex_search(node.end_text, code, exited)) {
+        node.exited = true;
+        node.exit_code = std::stoi(code[1].str());
+      }
+    }
+  }
+  return log;
+}
+
+// srun's own messages, without its -v chatter: what explains a failure.
+std::string srun_errors(const std::string& err) {
+  std::string kept;
+  for (const auto& line : lines_of(err)) {
+    if (line.rfind("srun: error:", 0) == 0 || line.rfind("srun: fatal:", 0) == 0 ||
+        line.rfind("srun: Job step aborted", 0) == 0 || line.rfind("srun: ", 0) != 0)
+      kept += line + "\n";
+  }
+  return kept;
+}
+
+NodeOutcome srun_outcome(const std::string& node_name, const SrunNode& node, const std::string& dir,
+                         const ProcessResult& run, const LaunchOptions& opts) {
+  bool have_out = false, have_err = false;
+  RemoteEnd end;
+  if (!node.task.empty()) {
+    end.out = read_file_text(dir + "/" + node.task + ".out", have_out);
+    end.err = read_file_text(dir + "/" + node.task + ".err", have_err);
+  }
+  if (node.task.empty()) {
+    return {node_name, How::Unreachable, "",
+            with_stderr("srun did not start gdrcheck on this node (srun " + run.describe() + ")", srun_errors(run.err)),
+            -1};
+  }
+  if (!have_out && !have_err) {
+    return {node_name, How::Unreachable, "",
+            "srun started gdrcheck here but its output file " + dir + "/" + node.task +
+                ".out is missing (the directory must be on a file system the nodes share)",
+            -1};
+  }
+  if (node.ended && !node.exited) {
+    return {node_name, How::Crashed, end.out, with_stderr("srun: " + node.end_text, end.err), -1};
+  }
+  if (!node.ended) {
+    end.kind = RemoteEnd::Kind::TimedOut;
+    if (run.end != ProcessResult::End::TimedOut) {
+      return {node_name, How::Failed, end.out,
+              with_stderr("srun " + run.describe() + " before this node's gdrcheck ended", srun_errors(run.err)), -1};
+    }
+    return classify(node_name, std::move(end), opts.timeout);
+  }
+  end.kind = RemoteEnd::Kind::Exited;
+  end.exit_code = node.exit_code;
+  return classify(node_name, std::move(end), opts.timeout);
+}
+
+// The nodes srun should reach, when they can be known beforehand.
+std::vector<std::string> expected_slurm_nodes(const LaunchOptions& opts) {
+  if (!opts.slurm.nodelist.empty()) return expand_hostlist(opts.slurm.nodelist);
+  const char* allocation = std::getenv("SLURM_JOB_NODELIST");
+  if (opts.slurm.nodes.empty() && allocation && *allocation) return expand_hostlist(allocation);
+  return {};
+}
+
+std::string make_output_dir(const LaunchOptions& opts) {
+  std::string base = opts.scratch_dir.empty() ? "." : opts.scratch_dir;
+  if (base[0] != '/') {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd)) base = std::string(cwd) + "/" + base;
+  }
+  std::string pattern = base + "/.gdrcheck-srun-XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (!::mkdtemp(buffer.data())) {
+    throw std::runtime_error("cannot create a directory in " + base + ": " + std::strerror(errno));
+  }
+  return buffer.data();
+}
+
+std::vector<NodeOutcome> run_slurm(const LaunchOptions& opts) {
+  std::vector<std::string> expected = expected_slurm_nodes(opts);
+  const std::string dir = make_output_dir(opts);
+  ProcessSpec spec;
+  spec.argv = srun_argv(opts, dir);
+  spec.timeout = opts.timeout;
+  ProcessResult run = run_process(spec);
+  SrunLog log = read_srun_log(run.err);
+
+  std::vector<std::string> nodes = expected;
+  std::set<std::string> listed(expected.begin(), expected.end());
+  for (const auto& node : log.order) {
+    if (listed.insert(node).second) nodes.push_back(node);
+  }
+  std::vector<NodeOutcome> outcomes;
+  for (const auto& node : nodes) outcomes.push_back(srun_outcome(node, log.nodes[node], dir, run, opts));
+  if (nodes.empty()) {
+    // Nothing ran and nothing says which nodes should have: srun's own words.
+    outcomes.push_back({"srun", How::Failed, run.out,
+                        with_stderr("no node ran gdrcheck (srun " + run.describe() + ")", srun_errors(run.err)),
+                        run.end == ProcessResult::End::Exited ? run.exit_code : -1});
+  }
+  remove_output_dir(dir, tasks_with_files(dir));
+  return outcomes;
+}
+
+}  // namespace
+
+std::string remote_shell_quote(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  quoted += '\'';
+  return quoted;
+}
+
+std::string remote_command_line(const LaunchOptions& opts) {
+  std::string line;
+  for (const auto& word : remote_words(opts)) {
+    if (!line.empty()) line += ' ';
+    line += remote_shell_quote(word);
+  }
+  return line;
+}
+
+std::vector<std::string> ssh_argv(const std::string& host, const LaunchOptions& opts) {
+  std::vector<std::string> argv = {opts.ssh_program,
+                                   "-T",
+                                   "-a",
+                                   "-x",
+                                   "-o",
+                                   "BatchMode=yes",
+                                   "-o",
+                                   "ConnectTimeout=" + std::to_string(opts.connect_timeout.count())};
+  for (const auto& option : opts.ssh_options) {
+    argv.push_back("-o");
+    argv.push_back(option);
+  }
+  if (!opts.ssh_user.empty()) {
+    argv.push_back("-l");
+    argv.push_back(opts.ssh_user);
+  }
+  argv.push_back("--");
+  argv.push_back(host);
+  // ssh sends one string that the remote shell parses: quote each word.
+  argv.push_back(remote_command_line(opts));
+  return argv;
+}
+
+std::vector<std::string> pdsh_argv(const std::string& hostlist, const LaunchOptions& opts) {
+  std::vector<std::string> argv = {opts.pdsh_program,
+                                   "-R",
+                                   "ssh",
+                                   "-w",
+                                   hostlist,
+                                   "-f",
+                                   std::to_string(std::max<std::size_t>(opts.fanout, 1)),
+                                   "-t",
+                                   std::to_string(opts.connect_timeout.count()),
+                                   "-u",
+                                   std::to_string(opts.timeout.count())};
+  if (!opts.ssh_user.empty()) {
+    argv.push_back("-l");
+    argv.push_back(opts.ssh_user);
+  }
+  argv.push_back("--");
+  // pdsh hands these to ssh, which joins them for the remote shell.
+  for (const auto& word : remote_words(opts)) argv.push_back(remote_shell_quote(word));
+  return argv;
+}
+
+std::vector<std::pair<std::string, std::string>> pdsh_env(const LaunchOptions& opts) {
+  // PDSH_SSH_ARGS replaces pdsh's default ssh arguments so that "--" comes
+  // before the host; pdsh splits it at white space (see
+  // launch_options_error).
+  std::string args = "-T -a -x -oBatchMode=yes";
+  for (const auto& option : opts.ssh_options) args += " -o" + option;
+  if (!opts.ssh_user.empty()) args += " -l%u";
+  args += " -- %h";
+  return {{"PDSH_SSH_ARGS", args}};
+}
+
+std::vector<std::string> srun_argv(const LaunchOptions& opts, const std::string& output_dir) {
+  std::vector<std::string> argv = {opts.srun_program, "--job-name=gdrcheck", "--ntasks-per-node=1"};
+  if (!opts.slurm.nodes.empty()) argv.push_back("--nodes=" + opts.slurm.nodes);
+  if (!opts.slurm.nodelist.empty()) argv.push_back("--nodelist=" + opts.slurm.nodelist);
+  if (!opts.slurm.partition.empty()) argv.push_back("--partition=" + opts.slurm.partition);
+  argv.push_back("--kill-on-bad-exit=0");
+  argv.push_back("--input=none");
+  // One file per task (= per node). Not --label: srun cuts lines longer
+  // than 1 KiB into labelled pieces, which cannot be told from real line
+  // breaks. Not %N: that is the node's host name, not its Slurm name.
+  argv.push_back("--output=" + output_dir + "/%t.out");
+  argv.push_back("--error=" + output_dir + "/%t.err");
+  // -v makes srun say on which node it launched each task and how each
+  // task ended, success included.
+  argv.push_back("--verbose");
+  argv.insert(argv.end(), opts.slurm.extra_args.begin(), opts.slurm.extra_args.end());
+  argv.push_back("--");
+  for (const auto& word : remote_words(opts)) argv.push_back(word);
+  return argv;
+}
+
+std::string launch_options_error(const LaunchOptions& opts) {
+  if (opts.remote_gdrcheck.empty()) return "the remote gdrcheck path is empty";
+  if (opts.launcher != Launcher::Slurm && opts.hosts.empty()) return "no hosts given";
+  for (const auto& option : opts.ssh_options) {
+    if (option.empty() || option.find('=') == std::string::npos) return "ssh option '" + option + "' is not Key=Value";
+    if (opts.launcher == Launcher::Pdsh && has_space(option))
+      return "ssh option '" + option + "' holds white space, which pdsh cannot pass to ssh";
+  }
+  if (opts.timeout.count() <= 0) return "the timeout must be at least 1 s";
+  if (opts.connect_timeout.count() <= 0) return "the connect timeout must be at least 1 s";
+  if (!opts.slurm.nodelist.empty()) {
+    try {
+      expand_hostlist(opts.slurm.nodelist);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+  }
+  return "";
+}
+
+std::vector<NodeOutcome> run_on_hosts(const LaunchOptions& opts) {
+  std::string problem = launch_options_error(opts);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  switch (opts.launcher) {
+    case Launcher::Ssh:
+      return run_ssh(opts);
+    case Launcher::Pdsh:
+      return run_pdsh(opts);
+    case Launcher::Slurm:
+      return run_slurm(opts);
+  }
+  return {};
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,46 @@
+// What came back from one host of a cluster run, before it is understood.
+// Launchers (srun, pdsh, ssh) and `--from DIR` produce these; the cluster
+// model (cluster/cluster_model.h) reads the reports out of them. Keeping
+// the raw stdout here is what lets `--save DIR` keep everything that came
+// back, whatever its state.
+#pragma once
+
+#include <string>
+
+namespace gdrcheck {
+
+struct NodeOutcome {
+  // Report: the remote gdrcheck exited 0..3 and printed something (not yet
+  // validated). Unreachable: the launcher could not reach the host.
+  // TimedOut: no answer within the per-host timeout. Crashed: killed by a
+  // signal. Failed: any other exit status. NotAReport: something came back
+  // that is not a gdrcheck.node/1 report (set by whoever validated it).
+  enum class How { Report, Unreachable, TimedOut, Crashed, Failed, NotAReport };
+
+  std::string host;  // as the user named it (or the report's hostname for --from)
+  How how = How::Report;
+  std::string raw;     // stdout exactly as received (saved by --save), may be empty
+  std::string reason;  // "ssh: connect to host ... Connection refused", "timed out after 30 s", ...
+  int exit_code = -1;  // the remote gdrcheck's exit code when known (0-3 are normal node results)
+};
+
+// "report", "unreachable", "timed out", "crashed", "failed", "not a report".
+inline const char* how_name(NodeOutcome::How how) {
+  switch (how) {
+    case NodeOutcome::How::Report:
+      return "report";
+    case NodeOutcome::How::Unreachable:
+      return "unreachable";
+    case NodeOutcome::How::TimedOut:
+      return "timed out";
+    case NodeOutcome::How::Crashed:
+      return "crashed";
+    case NodeOutcome::How::Failed:
+      return "failed";
+    case NodeOutcome::How::NotAReport:
+      return "not a report";
+  }
+  return "unknown";
+}
+
+}  // namespace gdrcheck

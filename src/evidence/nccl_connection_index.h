@@ -1,0 +1,53 @@
+// The set of distinct network connections seen in an NCCL log, keyed by
+// what identifies a connection line: channel, connection index, ranks,
+// side, net name, device, proxy rank, and the host and pid that printed it.
+//
+// A large job's log repeats each connection many times (every communicator
+// prints its channels), so a lookup must cost one hash of the views in the
+// line and, mostly, one probe of a flat table: no std::string is built
+// unless the key is new.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdrcheck {
+
+struct NcclConnectionKey {
+  int channel = 0, conn_index = 0, from_rank = 0, to_rank = 0, side = 0, dev = 0, proxy_rank = -1;
+  std::string_view net, host, pid;
+};
+
+class NcclConnectionIndex {
+ public:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  // The value stored with an equal key, or npos.
+  std::size_t find(const NcclConnectionKey& key) const;
+  // Stores `value` for a key that find() did not know.
+  void insert(const NcclConnectionKey& key, std::size_t value);
+  std::size_t size() const { return keys_.size(); }
+
+ private:
+  struct Stored {
+    std::uint64_t hash = 0;
+    int ints[7] = {};
+    std::size_t text = 0;  // offset of net, host, pid in text_
+    std::size_t net_len = 0, host_len = 0, pid_len = 0;
+    std::size_t value = 0;
+  };
+  static std::uint64_t hash_of(const NcclConnectionKey& key);
+  bool equal(const Stored& s, std::uint64_t hash, const NcclConnectionKey& key) const;
+  void grow();
+
+  std::vector<Stored> keys_;
+  std::string text_;  // the key strings, back to back
+  // Upper 32 bits: the key's hash (so most probes never touch keys_);
+  // lower 32 bits: 1 + index into keys_. 0 = empty.
+  std::vector<std::uint64_t> slots_;
+};
+
+}  // namespace gdrcheck

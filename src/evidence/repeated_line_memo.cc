@@ -1,0 +1,104 @@
+#include "evidence/repeated_line_memo.h"
+
+#include <cstring>
+
+namespace gdrcheck {
+namespace {
+
+constexpr std::uint64_t kTagMask = 0xffffffff00000000ull;
+
+// One multiply-xorshift step per 8 bytes and the splitmix64 finaliser.
+std::uint64_t hash_line(std::string_view s) {
+  std::uint64_t h = s.size() * 0x9e3779b97f4a7c15ull;
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t v;
+    std::memcpy(&v, s.data() + i, 8);
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+  }
+  if (i < s.size()) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, s.data() + i, s.size() - i);
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+  }
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+}  // namespace
+
+bool RepeatedLineMemo::same(const Entry& e, std::string_view line) const {
+  return e.length == line.size() && std::memcmp(text_.data() + e.text, line.data(), line.size()) == 0;
+}
+
+std::uint32_t RepeatedLineMemo::lookup(std::string_view line, std::uint64_t hash) const {
+  if (slots_.empty()) return kNone;
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+    std::uint64_t slot = slots_[i];
+    if (slot == 0) return kNone;
+    if ((slot & kTagMask) != (hash & kTagMask)) continue;
+    auto index = static_cast<std::uint32_t>(slot) - 1;
+    if (entries_[index].hash == hash && same(entries_[index], line)) return index;
+  }
+}
+
+void RepeatedLineMemo::follow(std::uint32_t index) {
+  if (last_ != kNone) entries_[last_].next = index;
+  last_ = index;
+}
+
+std::optional<std::uint8_t> RepeatedLineMemo::find(std::string_view line) {
+  if (last_ != kNone) {
+    std::uint32_t predicted = entries_[last_].next;
+    if (predicted != kNone && same(entries_[predicted], line)) {
+      last_ = predicted;
+      return entries_[predicted].outcome;
+    }
+  }
+  std::uint32_t index = entries_.empty() ? kNone : lookup(line, hash_line(line));
+  if (index == kNone) {
+    before_miss_ = last_;
+    last_ = kNone;
+    return std::nullopt;
+  }
+  follow(index);
+  return entries_[index].outcome;
+}
+
+void RepeatedLineMemo::remember(std::string_view line, std::uint8_t outcome) {
+  if (entries_.size() >= kMaxLines || text_.size() + line.size() > kMaxBytes) return;
+  if ((entries_.size() + 1) * 2 > slots_.size()) grow();
+  Entry e;
+  e.hash = hash_line(line);
+  e.text = text_.size();
+  e.length = static_cast<std::uint32_t>(line.size());
+  e.outcome = outcome;
+  text_.append(line);
+  entries_.push_back(e);
+  auto index = static_cast<std::uint32_t>(entries_.size() - 1);
+  place(index);
+  last_ = before_miss_;
+  before_miss_ = kNone;
+  follow(index);
+}
+
+void RepeatedLineMemo::place(std::uint32_t index) {
+  std::size_t mask = slots_.size() - 1;
+  std::uint64_t hash = entries_[index].hash;
+  std::size_t i = hash & mask;
+  while (slots_[i] != 0) i = (i + 1) & mask;
+  slots_[i] = (hash & kTagMask) | (index + 1);
+}
+
+// Keeps the table at most half full, so probes stay short.
+void RepeatedLineMemo::grow() {
+  slots_.assign(slots_.empty() ? 1024 : slots_.size() * 2, 0);
+  for (std::uint32_t k = 0; k < entries_.size(); ++k) place(k);
+}
+
+}  // namespace gdrcheck

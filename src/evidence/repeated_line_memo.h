@@ -1,0 +1,58 @@
+// Remembers lines whose whole effect on a reader is known and repeatable,
+// so a line seen before is not parsed again.
+//
+// Large NCCL logs repeat themselves: every communicator a job creates
+// prints the same connection lines, in the same order, again. The memo
+// keeps each remembered line (exact text) with a small outcome code, and
+// for each line the one that followed it last time: the next line is
+// compared with that prediction first, so a repeated block costs one
+// memcmp per line; otherwise a hash lookup. Memory is bounded (kMaxLines,
+// kMaxBytes): once full, new lines are simply not remembered.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdrcheck {
+
+class RepeatedLineMemo {
+ public:
+  static constexpr std::size_t kMaxLines = 1u << 18;
+  static constexpr std::size_t kMaxBytes = 48u << 20;
+
+  // The outcome remembered for exactly this line, if any. Also notes the
+  // line as the predecessor of the next one.
+  std::optional<std::uint8_t> find(std::string_view line);
+  // Remembers `outcome` for the line just passed to find(), which did not
+  // know it. Lines not remembered break the chain of predictions.
+  void remember(std::string_view line, std::uint8_t outcome);
+
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::size_t text = 0;  // offset in text_
+    std::uint32_t length = 0;
+    std::uint32_t next = kNone;  // the entry that followed this line last time
+    std::uint8_t outcome = 0;
+  };
+  bool same(const Entry& e, std::string_view line) const;
+  std::uint32_t lookup(std::string_view line, std::uint64_t hash) const;
+  void place(std::uint32_t index);
+  void grow();
+  void follow(std::uint32_t index);
+
+  std::vector<Entry> entries_;
+  std::string text_;
+  std::vector<std::uint64_t> slots_;   // hash tag << 32 | (index + 1); 0 = empty
+  std::uint32_t last_ = kNone;         // the entry of the previous line, if it was one
+  std::uint32_t before_miss_ = kNone;  // last_ when find() missed
+};
+
+}  // namespace gdrcheck

@@ -1,0 +1,121 @@
+#include "report/bench_text.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace gdrcheck {
+namespace {
+
+std::string fixed(double v, int digits = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+void findings_text(std::ostringstream& o, const std::vector<Finding>& findings, bool verbose) {
+  int ok_count = 0;
+  for (const auto& f : findings) {
+    if (f.status == Status::Ok && !verbose) {
+      ++ok_count;
+      continue;
+    }
+    o << "  [" << status_name(f.status) << "] " << f.check << " " << f.subject << ": " << f.summary << "\n";
+    for (const auto& e : f.evidence) o << "      " << e << "\n";
+    if (!f.fix.empty()) o << "      fix: " << f.fix << "\n";
+  }
+  if (ok_count) o << "  " << ok_count << " OK finding(s) (-v lists them)\n";
+}
+
+void run_lines(std::ostringstream& o, const std::vector<NcclRunResult>& runs) {
+  for (const auto& r : runs) {
+    o << "  " << r.label << ": " << (r.could_not_run.empty() ? r.end : "could not run — " + r.could_not_run);
+    if (r.large) o << ", busbw " << fixed(r.large->busbw) << " GB/s at " << r.large->size << " B";
+    o << "\n    raw output: " << (r.raw_output.empty() ? "(none)" : r.raw_output) << "\n";
+  }
+}
+
+void busbw_table(std::ostringstream& o, const NcclRunResult& r) {
+  o << "busbw table (" << r.label << ", out-of-place; GB/s):\n";
+  o << "  " << std::string(14 - 4, ' ') << "size"
+    << "   algbw   busbw\n";
+  for (const auto& p : r.table) {
+    char line[96];
+    std::snprintf(line, sizeof line, "  %14llu %7.2f %7.2f\n", static_cast<unsigned long long>(p.size), p.algbw,
+                  p.busbw);
+    o << line;
+  }
+}
+
+}  // namespace
+
+std::string render_nccl_bench_text(const NcclBenchReport& r, bool verbose) {
+  std::ostringstream o;
+  o << "gdrcheck bench nccl: " << r.test << " on " << r.nodes << " node(s) x " << r.ranks_per_node
+    << " GPU(s), launcher " << bench_launcher_name(r.launcher);
+  if (!r.hosts.empty()) o << " (" << join(r.hosts, ",") << ")";
+  o << "\n";
+  for (const auto& n : r.env_notes) o << "  note: " << n << "\n";
+  o << "runs:\n";
+  run_lines(o, r.gdr_on);
+  run_lines(o, r.gdr_off);
+  for (const auto& run : r.gdr_on)
+    if (run.could_not_run.empty()) {
+      o << "GPUDirect RDMA proof (" << run.label << ", NCCL " << (run.nccl_version.empty() ? "?" : run.nccl_version)
+        << ", " << (run.net_transport.empty() ? "network ?" : run.net_transport) << "): log verdict "
+        << gdr_verdict_name(run.gdr) << "\n";
+      for (const auto& n : run.nodes)
+        o << "  " << (n.host.empty() ? "(host not printed)" : n.host) << ": " << n.gdr << "/" << n.connections
+          << " connections GDRDMA (send " << n.send_gdr << "/" << n.send << ", receive " << n.recv_gdr << "/" << n.recv
+          << ")\n";
+      busbw_table(o, run);
+      break;
+    }
+  o << "bandwidth:\n";
+  if (r.busbw_on)
+    o << "  large-message busbw " << fixed(r.busbw_on->median) << " GB/s (median of " << r.busbw_on->count
+      << ", spread " << fixed(r.busbw_on->spread * 100, 1) << " %)\n";
+  if (r.expectation.known)
+    o << "  expected " << fixed(r.expectation.expected_busbw_gbytes) << " GB/s busbw, pass at "
+      << fixed(r.expectation.pass_busbw_gbytes) << " GB/s (" << fixed(r.expectation.pass_ratio * 100, 0) << " %) — "
+      << r.expectation.basis << " [" << r.nic_source << "]\n";
+  else
+    o << "  expected: unknown — " << r.expectation.unknown_reason << "\n";
+  if (r.busbw_off) o << "  GDR off (NCCL_NET_GDR_LEVEL=LOC): " << fixed(r.busbw_off->median) << " GB/s\n";
+  if (r.gain) o << "  gain with GDR on: " << (*r.gain >= 0 ? "+" : "") << fixed(*r.gain * 100, 1) << " %\n";
+  o << "  units: " << r.units << "\n";
+  o << "findings:\n";
+  findings_text(o, r.findings, verbose);
+  o << "verdict: " << status_name(r.status) << "\n";
+  return o.str();
+}
+
+std::string render_rdma_bench_text(const RdmaBenchReport& r, bool verbose) {
+  std::ostringstream o;
+  o << "gdrcheck bench rdma: ib_write_bw per GPU-NIC pair on " << r.node << ", "
+    << (r.launcher == BenchLauncher::Local ? std::string("loopback") : "to " + join(r.hosts, ",")) << "\n";
+  for (const auto& n : r.notes) o << "  note: " << n << "\n";
+  o << "  pair                      Gb/s   port  ratio  host-mem\n";
+  for (const auto& p : r.pairs) {
+    std::string name = p.pair.gpu + "-" + p.pair.nic;
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-24s %6s %6s %6s %9s\n", name.c_str(),
+                  p.gpu.stats ? fixed(p.gpu.stats->median, 1).c_str() : "-",
+                  p.pair.port_rate_gbps > 0 ? fixed(p.pair.port_rate_gbps, 0).c_str() : "?",
+                  p.judgement && p.judgement->ratio > 0 ? fixed(p.judgement->ratio, 2).c_str() : "-",
+                  p.host_gbits ? fixed(*p.host_gbits, 1).c_str() : "-");
+    o << line;
+  }
+  o << "  units: " << r.units << "\n";
+  o << "findings:\n";
+  findings_text(o, r.findings, verbose);
+  o << "verdict: " << status_name(r.status) << "\n";
+  return o.str();
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,84 @@
+// Fingerprints of real reports: each fixture variant changes the aspect it
+// should, and only that.
+#include "cluster/fingerprint.h"
+
+#include <gtest/gtest.h>
+
+#include "cluster_reports.h"
+
+namespace gdrcheck {
+namespace {
+
+using testing::node_report_json;
+
+Fingerprint of(const std::vector<std::string>& variants, const std::string& node = "dgx-h100") {
+  NodeReportRead r = read_node_report(node_report_json(node, variants));
+  EXPECT_TRUE(r.facts) << r.problem;
+  return r.facts ? fingerprint(*r.facts) : Fingerprint{};
+}
+
+std::string aspect(const Fingerprint& f, const std::string& name) {
+  for (const auto& [a, v] : f)
+    if (a == name) return v;
+  ADD_FAILURE() << "no aspect " << name;
+  return "";
+}
+
+// The aspects in which two fingerprints differ.
+std::vector<std::string> differences(const Fingerprint& a, const Fingerprint& b) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+    if (a[i].second != b[i].second) out.push_back(a[i].first);
+  return out;
+}
+
+TEST(Fingerprint, HealthyNode) {
+  Fingerprint f = of({});
+  ASSERT_EQ(f.size(), fingerprint_aspects().size());
+  EXPECT_EQ(aspect(f, "GPUs"), "8x H100");
+  EXPECT_EQ(aspect(f, "NICs"), "12x ConnectX-7");
+  EXPECT_EQ(aspect(f, "firmware"), "28.39.1002");
+  EXPECT_EQ(aspect(f, "driver"), "550.90.07 open");
+  EXPECT_EQ(aspect(f, "peer memory"), "nvidia_peermem");
+  EXPECT_EQ(aspect(f, "NCCL settings"), "none");
+  EXPECT_EQ(aspect(f, "ACS"), "no redirect");
+  EXPECT_EQ(aspect(f, "IOMMU"), "identity");
+  EXPECT_EQ(aspect(f, "pair classes"), "8x PXB/PIX");
+  EXPECT_NE(aspect(f, "port rates").find("400G"), std::string::npos);
+}
+
+TEST(Fingerprint, EachVariantChangesItsAspect) {
+  Fingerprint healthy = of({});
+  EXPECT_EQ(differences(healthy, of({"nic-slow"})), std::vector<std::string>{"port rates"});
+  EXPECT_EQ(differences(healthy, of({"port-down"})), std::vector<std::string>{"port states"});
+  EXPECT_EQ(differences(healthy, of({"acs-redirect"})), std::vector<std::string>{"ACS"});
+  EXPECT_EQ(aspect(of({"acs-redirect"}), "ACS"), "redirect on 0000:1a:00.0");
+  EXPECT_EQ(aspect(of({"iommu-translated"}), "IOMMU"), "DMA-FQ");
+  Fingerprint no_peermem = of({"peermem-missing"});
+  EXPECT_EQ(aspect(no_peermem, "peer memory"), "none");
+  EXPECT_EQ(aspect(no_peermem, "driver"), "550.90.07 proprietary");
+  EXPECT_EQ(aspect(of({"peermem-unregistered"}), "peer memory"), "nvidia_peermem (not registered)");
+  EXPECT_EQ(aspect(of({"stray-nccl-conf"}), "NCCL settings"), "NCCL_IB_HCA=mlx5_1, NCCL_NET_GDR_LEVEL=LOC");
+  EXPECT_EQ(aspect(of({"rootless"}), "ACS"), "unknown");
+}
+
+TEST(Fingerprint, AnotherModelDiffersInHardware) {
+  Fingerprint a100 = of({}, "dgx-a100");
+  EXPECT_EQ(aspect(a100, "GPUs"), "8x A100");
+  EXPECT_NE(aspect(a100, "NICs"), aspect(of({}), "NICs"));
+}
+
+TEST(Fingerprint, WhatTheReportDoesNotSayIsUnknown) {
+  NodeReportFacts bare;
+  Fingerprint f = fingerprint(bare);
+  EXPECT_EQ(aspect(f, "driver"), "unknown");
+  EXPECT_EQ(aspect(f, "kernel"), "unknown");
+  EXPECT_EQ(aspect(f, "peer memory"), "unknown");
+  EXPECT_EQ(aspect(f, "NCCL settings"), "unknown");
+  EXPECT_EQ(aspect(f, "IOMMU"), "unknown");
+  EXPECT_EQ(aspect(f, "ACS"), "not checked");
+  EXPECT_EQ(aspect(f, "GPUs"), "none");
+}
+
+}  // namespace
+}  // namespace gdrcheck

@@ -1,0 +1,108 @@
+// --save: raw outputs kept per host, never overwritten, host names that
+// cannot leave the directory; --from: reading such a directory back.
+#include "cluster/report_store.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cluster/report_dir.h"
+#include "cluster_reports.h"
+#include "recorded_fixtures.h"
+#include "topology/input_error.h"
+
+namespace gdrcheck {
+namespace {
+
+NodeOutcome outcome(const std::string& host, const std::string& raw, NodeOutcome::How how = NodeOutcome::How::Report) {
+  NodeOutcome o;
+  o.host = host;
+  o.how = how;
+  o.raw = raw;
+  return o;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ReportStore, HostNamesStayInsideTheDirectory) {
+  EXPECT_EQ(host_file_stem("gpu01.cluster"), "gpu01.cluster");
+  EXPECT_EQ(host_file_stem("a;rm -rf /"), "a_rm_-rf__");
+  EXPECT_EQ(host_file_stem("../etc/passwd"), "_.._etc_passwd");
+  EXPECT_EQ(host_file_stem(""), "_");
+}
+
+TEST(ReportStore, KeepsEveryOutputThatCameBack) {
+  std::string dir = testing::scratch_dir() + "/saved/deeper";
+  SaveResult r = save_raw_outputs(
+      dir, {outcome("gpu01", "{\"report\": 1}"), outcome("gpu02", ""),
+            outcome("gpu03", "garbage", NodeOutcome::How::NotAReport), outcome("a/b", "x"), outcome("a_b", "y")});
+  EXPECT_TRUE(r.problems.empty());
+  ASSERT_EQ(r.written.size(), 4u);
+  EXPECT_EQ(slurp(dir + "/gpu01.json"), "{\"report\": 1}");
+  EXPECT_EQ(slurp(dir + "/gpu03.json"), "garbage");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/gpu02.json"));
+  EXPECT_EQ(slurp(dir + "/a_b.json"), "x");
+  EXPECT_EQ(slurp(dir + "/a_b-2.json"), "y");
+}
+
+TEST(ReportStore, NeverOverwrites) {
+  std::string dir = testing::scratch_dir();
+  testing::write_file(dir, "gpu01.json", "mine");
+  SaveResult r = save_raw_outputs(dir, {outcome("gpu01", "theirs")});
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0], dir + "/gpu01.json: already exists; not overwritten");
+  EXPECT_EQ(slurp(dir + "/gpu01.json"), "mine");
+}
+
+TEST(ReportStore, UnwritableDirectoryIsAProblem) {
+  std::string dir = testing::scratch_dir();
+  testing::write_file(dir, "file", "");
+  SaveResult r = save_raw_outputs(dir + "/file/sub", {outcome("gpu01", "x")});
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].rfind(dir + "/file/sub: ", 0), 0u) << r.problems[0];
+}
+
+TEST(ReportDir, ReadsJsonFilesInNameOrder) {
+  std::string dir = testing::scratch_dir();
+  testing::write_file(dir, "b.json", "{}");
+  testing::write_file(dir, "a.json", "");
+  testing::write_file(dir, "notes.txt", "ignored");
+  std::filesystem::create_directory(dir + "/c.json");
+  ReportDir r = read_report_dir(dir);
+  ASSERT_EQ(r.outcomes.size(), 3u);
+  EXPECT_EQ(r.outcomes[0].host, "a");
+  EXPECT_EQ(r.outcomes[0].how, NodeOutcome::How::Report);
+  EXPECT_EQ(r.outcomes[1].host, "b");
+  EXPECT_EQ(r.outcomes[1].raw, "{}");
+  EXPECT_EQ(r.outcomes[2].how, NodeOutcome::How::NotAReport);
+  EXPECT_NE(r.outcomes[2].reason.find("c.json: "), std::string::npos) << r.outcomes[2].reason;
+  EXPECT_EQ(r.files[1], dir + "/b.json");
+}
+
+TEST(ReportDir, UnreadableFileIsNamed) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads any file";
+  std::string dir = testing::scratch_dir();
+  testing::write_file(dir, "x.json", "{}");
+  ::chmod((dir + "/x.json").c_str(), 0);
+  ReportDir r = read_report_dir(dir);
+  EXPECT_EQ(r.outcomes[0].how, NodeOutcome::How::NotAReport);
+}
+
+TEST(ReportDir, NotADirectoryIsAnInputError) {
+  std::string dir = testing::scratch_dir();
+  EXPECT_THROW(read_report_dir(dir + "/missing"), InputError);
+  testing::write_file(dir, "f", "");
+  EXPECT_THROW(read_report_dir(dir + "/f"), InputError);
+}
+
+}  // namespace
+}  // namespace gdrcheck
