@@ -11,7 +11,9 @@
 #include <sstream>
 
 #include "host/process.h"
+#include "netns_hosts.h"
 #include "recorded_fixtures.h"
+#include "slurm_cluster.h"
 
 namespace gdrcheck {
 namespace {
@@ -183,6 +185,35 @@ TEST(BenchCli, RealOpenMpiExportsTheVariables) {
   for (std::size_t p = 0; (p = r.record.find("env NCCL_DEBUG=INFO", p)) != std::string::npos; ++p) ++debug;
   EXPECT_EQ(starts, 2u) << r.record;
   EXPECT_EQ(debug, 2u) << r.record;
+  EXPECT_EQ(run["gdr"], "yes");
+}
+
+// Through real srun: slurmctld and one slurmd per test host (network
+// namespaces), one task per node; the two-node run gets NCCL_ALGO=RING.
+TEST(BenchCli, RealSrunStartsOneRankPerNodeWithTheSettings) {
+  std::string why = testing::netns_unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;
+  testing::NetnsHosts hosts(2);
+  testing::SlurmCluster slurm(hosts);
+  BenchRun r = bench({"nccl", "--launcher", "srun", "--hosts", "gdrt[1-2]", "--gpus-per-node", "1", "--nic-rate", "400",
+                      "--nics", "1", "--timeout", "90"},
+                     kReplayGdr);
+  ASSERT_FALSE(r.json.is_discarded()) << r.process.out << r.process.err;
+  const auto& run = r.json["runs"]["gdr_on"][0];
+  EXPECT_TRUE(run["could_not_run"].is_null()) << run.dump(2);
+  auto argv = run["argv"].get<std::vector<std::string>>();
+  ASSERT_FALSE(argv.empty());
+  EXPECT_EQ(argv[0], "srun");
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "--nodelist=gdrt1,gdrt2"), argv.end()) << run["argv"].dump();
+  std::size_t starts = 0, ring = 0;
+  for (std::size_t p = 0; (p = r.record.find("argv ", p)) != std::string::npos; ++p) ++starts;
+  for (std::size_t p = 0; (p = r.record.find("env NCCL_ALGO=RING", p)) != std::string::npos; ++p) ++ring;
+  EXPECT_EQ(starts, 2u) << r.record;
+  EXPECT_EQ(ring, 2u) << r.record;
+  // Rank 0's output came back through srun unchanged and proves GDRDMA.
+  EXPECT_EQ(slurp(run["raw_output"].get<std::string>()),
+            testing::read_test_data("nccl-logs/nccl-tests-224-gdrdma-shared.log") +
+                testing::read_test_data("nccl-tests/nccl-tests-232-tree-all-reduce-cut.txt"));
   EXPECT_EQ(run["gdr"], "yes");
 }
 

@@ -86,10 +86,10 @@ TEST(BusbwVsNics, HalfTheRingFigureIsCriticalAndTheVerdictSaysSo) {
   EXPECT_EQ(c.judgement.status, Status::Critical) << c.judgement.summary;
   EXPECT_NEAR(c.judgement.ratio, 190.0 / 384.0, 1e-9);
   EXPECT_FALSE(c.judgement.fix.empty());
-  // GPUDirect RDMA is proven in use; the low busbw lowers OK to WARNING.
-  EXPECT_EQ(a.status, Status::Warning);
+  // The artifact's status is what the output proves about GPUDirect RDMA
+  // (in use): the low busbw is its own judgement, not a "partial".
+  EXPECT_EQ(a.status, Status::Ok);
   EXPECT_NE(a.verdict.find("yes"), std::string::npos) << a.verdict;
-  EXPECT_NE(a.verdict.find(c.judgement.summary), std::string::npos) << a.verdict;
 }
 
 TEST(BusbwVsNics, TreeBelowTheRingFigureIsOnlyAWarning) {

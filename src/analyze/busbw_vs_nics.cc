@@ -6,24 +6,14 @@
 #include <set>
 #include <string>
 
+#include "host/text_format.h"
+
 namespace gdrcheck {
 namespace {
 
 // Below this the busbw of a collective is still latency-bound on any
 // network NCCL drives; nccl-tests' own multi-node guidance sweeps to GBs.
 constexpr uint64_t kPlateauBytes = 256ull << 20;
-
-std::string fixed1(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-std::string size_text(uint64_t bytes) {
-  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
-}
 
 // " (line N)" of the row measured at `size`.
 std::string row_line(const NcclTestsRun& run, uint64_t size) {
@@ -120,13 +110,13 @@ BusbwVsNics compare_busbw_with_nics(const NcclTestsRun& run, const NcclLogReport
   c.judgement = judge_busbw(c.expectation, *c.measured_busbw);
   if (c.expectation.known && c.measured_size)
     c.judgement.evidence.insert(c.judgement.evidence.begin(),
-                                "largest out-of-place busbw " + fixed1(*c.measured_busbw) + " GB/s at " +
-                                    size_text(*c.measured_size) + row_line(run, *c.measured_size));
+                                "largest out-of-place busbw " + fixed(*c.measured_busbw, 1) + " GB/s at " +
+                                    bytes_text(*c.measured_size) + row_line(run, *c.measured_size));
   for (auto& n : notes) c.judgement.evidence.push_back(std::move(n));
   if (c.measured_size && *c.measured_size < kPlateauBytes && c.judgement.status != Status::Ok &&
       c.judgement.status != Status::Unknown) {
     c.judgement.status = Status::Warning;
-    c.judgement.evidence.push_back("the largest message is " + size_text(*c.measured_size) +
+    c.judgement.evidence.push_back("the largest message is " + bytes_text(*c.measured_size) +
                                    ": busbw may not have reached its plateau");
     c.judgement.fix = "rerun with -e 8G (or larger) so that the busbw levels off" +
                       (c.judgement.fix.empty() ? std::string() : "; if it stays low: " + c.judgement.fix);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "host/text_format.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -32,12 +34,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
 }
 
 // "400" for 400.0, "2.5" for 2.5.

@@ -1,16 +1,8 @@
 #include "bench/launcher.h"
+#include "host/text_format.h"
 
 namespace gdrcheck {
 namespace {
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
 
 int node_count(const LaunchPlan& p) {
   if (p.nodes > 0) return p.nodes;

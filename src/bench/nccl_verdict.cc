@@ -2,31 +2,10 @@
 
 #include <cstdio>
 
+#include "host/text_format.h"
+
 namespace gdrcheck {
 namespace {
-
-std::string fixed(double v, int digits = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
-std::string bytes_text(std::uint64_t b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  double v = static_cast<double>(b);
-  while (v >= 1024 && u < 4 && static_cast<std::uint64_t>(v) % 1024 == 0) {
-    v /= 1024;
-    ++u;
-  }
-  return fixed(v, 0) + " " + units[u];
-}
 
 const NcclRunResult* first_usable(const std::vector<NcclRunResult>& runs) {
   for (const auto& r : runs)

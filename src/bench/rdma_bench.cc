@@ -11,21 +11,10 @@
 
 #include "bench/raw_output_file.h"
 #include "host/process.h"
+#include "host/text_format.h"
 
 namespace gdrcheck {
 namespace {
-
-std::string fixed(double v, int digits = 1) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : " ") + s;
-  return out;
-}
 
 std::vector<std::string> common_args(const GpuNicPair& pair, RdmaMemory memory, const PerftestOptions& o, int port) {
   std::vector<std::string> a{o.program,
@@ -169,8 +158,8 @@ void judge_rdma_bench(RdmaBenchReport& rep, const BandwidthOverrides& overrides)
   std::vector<Finding> f;
   for (auto& p : rep.pairs) {
     std::string subject = p.pair.gpu + "-" + p.pair.nic + "@" + p.node;
-    std::vector<std::string> ev{"command: " + join(p.gpu.client_argv), "raw output: " + p.gpu.raw_output};
-    if (p.host_gbits) ev.push_back("host memory on " + p.pair.nic + ": " + fixed(*p.host_gbits) + " Gb/s");
+    std::vector<std::string> ev{"command: " + join(p.gpu.client_argv, " "), "raw output: " + p.gpu.raw_output};
+    if (p.host_gbits) ev.push_back("host memory on " + p.pair.nic + ": " + fixed(*p.host_gbits, 1) + " Gb/s");
     for (const auto& e : p.gpu.errors) ev.push_back("perftest: " + e);
     if (!p.gpu.stats) {
       f.push_back(problem("rdma", subject, Status::Unknown, "the test could not run: " + p.gpu.could_not_run, ev,
@@ -185,7 +174,7 @@ void judge_rdma_bench(RdmaBenchReport& rep, const BandwidthOverrides& overrides)
                  std::to_string(p.pair.port) + ", NCCL path " + p.pair.nccl_path +
                  (p.pair.dmabuf_only ? ", DMA-BUF" : ", peer memory"));
     ev.push_back("median of " + std::to_string(p.gpu.stats->count) + " run(s), spread " +
-                 fixed(p.gpu.stats->spread * 100) + " %");
+                 fixed(p.gpu.stats->spread * 100, 1) + " %");
     if (!p.gpu.gpu_buffer_confirmed) ev.push_back("perftest did not print a GPU buffer allocation line");
     if (j.status == Status::Ok)
       f.push_back(ok("rdma", subject, j.summary, ev));
@@ -203,7 +192,7 @@ void judge_rdma_bench(RdmaBenchReport& rep, const BandwidthOverrides& overrides)
     if (!h.stats)
       f.push_back(problem("rdma", h.label + "@" + rep.node, Status::Unknown,
                           "the host-memory test could not run: " + h.could_not_run,
-                          {"command: " + join(h.client_argv), "raw output: " + h.raw_output},
+                          {"command: " + join(h.client_argv, " "), "raw output: " + h.raw_output},
                           "check the NIC with ibv_devinfo and ib_write_bw without GPU options"));
   if (rep.pairs.empty())
     f.push_back(problem("rdma", rep.node, Status::Unknown, "no GPU-NIC pair to test", rep.notes,

@@ -3,15 +3,10 @@
 // change it — especially ones left in /etc/nccl.conf or ~/.nccl.conf, which
 // silently apply to every job on the node.
 #include "checks/node_evidence.h"
+#include "host/text_format.h"
 
 namespace gdrcheck {
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 std::string nic_names(const NodeEvidence& e, const GdrPrediction& p) {
   std::vector<std::string> names;

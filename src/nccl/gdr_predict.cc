@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "host/text_format.h"
 #include "topology/nccl_view.h"
 
 namespace gdrcheck {
@@ -70,12 +71,6 @@ std::optional<int> parse_int(const std::string& s) {
 std::optional<int> int_attribute(const Endpoint& e, const std::string& name) {
   auto it = e.attributes.find(name);
   return it == e.attributes.end() ? std::nullopt : parse_int(it->second);
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
 }
 
 // A verdict on one condition plus the sentences explaining it.

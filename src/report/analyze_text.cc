@@ -2,14 +2,10 @@
 
 #include <sstream>
 
+#include "host/text_format.h"
+
 namespace gdrcheck {
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 std::string lines_of(const std::vector<std::size_t>& lines, std::size_t count) {
   std::string s;

@@ -3,20 +3,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "host/text_format.h"
+
 namespace gdrcheck {
 namespace {
-
-std::string fixed(double v, int digits = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 void findings_text(std::ostringstream& o, const std::vector<Finding>& findings, bool verbose) {
   int ok_count = 0;

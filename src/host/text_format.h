@@ -1,0 +1,41 @@
+// Small text helpers every renderer and judgement uses, so that numbers and
+// lists read the same in every command's output.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdrcheck {
+
+inline std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+// `v` with `digits` decimals ("%.*f").
+inline std::string fixed(double v, int digits = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// 8589934592 → "8 GiB"; a size that is not a whole number of the larger
+// unit stays in the smaller one (1536 → "1536 B", 3145728 → "3 MiB").
+inline std::string bytes_text(std::uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4 && b % 1024 == 0) {
+    b /= 1024;
+    ++u;
+  }
+  return std::to_string(b) + " " + units[u];
+}
+
+}  // namespace gdrcheck
