@@ -240,6 +240,30 @@ TEST(BenchCli, RdmaPairsFromTheNodeAndTheirFigures) {
   EXPECT_NE(r.json["status"], "OK");
 }
 
+// Two nodes through real srun: the server runs on the other node (started
+// by its slurmd), the client here connects to it by name.
+TEST(BenchCli, RdmaBetweenTwoNodesThroughRealSrun) {
+  std::string why = testing::netns_unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;
+  testing::NetnsHosts hosts(2);
+  testing::SlurmCluster slurm(hosts);
+  Env env = {{"STANDIN_PERFTEST_TEXT", "perftest/perftest-273-post-list-gbits.txt"},
+             {"STANDIN_PERFTEST_SERVER", "perftest/perftest-241-use-cuda-a30-server-cut.txt"}};
+  BenchRun r = bench({"rdma", "--root", testing::node_root("pcie-server-nic-remote"), "--launcher", "srun", "--hosts",
+                      "gdrt2", "--timeout", "60"},
+                     env);
+  ASSERT_FALSE(r.json.is_discarded()) << r.process.out << r.process.err;
+  ASSERT_FALSE(r.json["pairs"].empty()) << r.json.dump(2);
+  const auto& gpu = r.json["pairs"][0]["gpu_memory"];
+  auto server = gpu["server_argv"].get<std::vector<std::string>>();
+  ASSERT_FALSE(server.empty());
+  EXPECT_EQ(server[0], "srun");
+  EXPECT_NE(std::find(server.begin(), server.end(), "--nodelist=gdrt2"), server.end()) << gpu["server_argv"].dump();
+  EXPECT_EQ(gpu["client_argv"].back(), "gdrt2");
+  EXPECT_NE(r.record.find("[on gdrt2]"), std::string::npos) << r.record;
+  EXPECT_EQ(gpu["gbits"][0], 0.48) << gpu.dump(2);
+}
+
 TEST(BenchCli, RdmaJsonAboveLineRateIsUnknown) {
   Env env = {{"STANDIN_PERFTEST_TEXT", "perftest/perftest-241-use-cuda-a30-server-cut.txt"},
              {"STANDIN_PERFTEST_JSON", "perftest/perftest-json-rdma-write-mlx5_11.json"}};
