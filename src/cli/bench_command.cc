@@ -18,6 +18,7 @@
 #include "bench/rdma_bench.h"
 #include "checks/node_report.h"
 #include "cli/bandwidth_file.h"
+#include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cluster/hostlist.h"
@@ -199,7 +200,7 @@ std::vector<NcclRunResult> nccl_arm(const BenchCliOptions& o, const LaunchPlan& 
 }
 
 int run_bench_nccl(const BenchCliOptions& o) {
-  try {
+  return run_reporting_errors("bench", [&]() -> int {
     NodeFactsResult node = node_facts(o.root);
     NcclBenchReport rep;
     rep.test = o.test;
@@ -232,17 +233,11 @@ int run_bench_nccl(const BenchCliOptions& o) {
     else
       std::cout << render_nccl_bench_text(rep, o.verbose);
     return exit_code(rep.status);
-  } catch (const InputError& e) {
-    std::cerr << "gdrcheck bench: " << e.what() << "\n";
-    return kExitUnknown;
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "gdrcheck bench: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  });
 }
 
 int run_bench_rdma(const BenchCliOptions& o) {
-  try {
+  return run_reporting_errors("bench", [&]() -> int {
     NodeFactsResult node = node_facts(o.root);
     RdmaRunOptions ro;
     ro.perftest.program = o.perftest;
@@ -266,13 +261,7 @@ int run_bench_rdma(const BenchCliOptions& o) {
     else
       std::cout << render_rdma_bench_text(rep, o.verbose);
     return exit_code(rep.status);
-  } catch (const InputError& e) {
-    std::cerr << "gdrcheck bench: " << e.what() << "\n";
-    return kExitUnknown;
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "gdrcheck bench: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  });
 }
 
 void shared_options(CLI::App* cmd, BenchCliOptions& o) {

@@ -12,6 +12,7 @@
 
 #include "checks/manifest.h"
 #include "checks/node_report.h"
+#include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/manifest_file.h"
@@ -84,7 +85,7 @@ NodeOptions node_options(const NodeCliOptions& o) {
 }
 
 int run_node(const std::string& root_dir, const NodeCliOptions& o) {
-  try {
+  return run_reporting_errors("node", [&]() -> int {
     HostReadOptions ro = read_options(o);
     NodeOptions no = node_options(o);
     Topology t = load_topology_root(root_dir);
@@ -99,13 +100,7 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     else
       std::cout << render_node_text(r, {static_cast<bool>(::isatty(1)), o.quiet, o.verbose});
     return exit_code(r.status);
-  } catch (const InputError& e) {
-    std::cerr << "gdrcheck node: " << e.what() << "\n";
-    return kExitUnknown;
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "gdrcheck node: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  });
 }
 
 }  // namespace

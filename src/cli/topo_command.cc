@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "report/topo_json.h"
@@ -58,7 +59,7 @@ int print_topology(const Topology& t, const TopoOptions& o) {
 }
 
 int run_topo(const TopoOptions& o) {
-  try {
+  return run_reporting_errors("topo", [&]() -> int {
     DeviceSelection sel = selection_from(o);
     TopologyFileKind kind{};
     if (!parse_topology_file_kind(o.kind, &kind)) {
@@ -68,13 +69,7 @@ int run_topo(const TopoOptions& o) {
     Topology t =
         o.file.empty() ? load_topology_root(o.root.empty() ? "/" : o.root, sel) : load_topology_file(o.file, kind, sel);
     return print_topology(t, o);
-  } catch (const InputError& e) {
-    std::cerr << "gdrcheck topo: " << e.what() << "\n";
-    return kExitUnknown;
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "gdrcheck topo: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  });
 }
 
 }  // namespace

@@ -41,6 +41,15 @@ class ScopedEnv {
 using HwlocTopo = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
 
 HwlocTopo new_topology() {
+  // hwloc loads its plugins here. They query the running machine, not the
+  // recorded root: libpciaccess (hwloc_pci.so, from libhwloc-plugins, which
+  // Open MPI pulls in; it also leaves its name cache behind), OpenCL, GL,
+  // and in other builds CUDA, NVML, ROCm SMI and Level Zero. The Linux
+  // backend reads PCI from sysfs under HWLOC_FSROOT, so results must not
+  // depend on which plugins a host has.
+  ScopedEnv env;
+  env.set("HWLOC_PLUGINS_BLACKLIST",
+          "hwloc_pci.so,hwloc_opencl.so,hwloc_gl.so,hwloc_cuda.so,hwloc_nvml.so,hwloc_rsmi.so,hwloc_levelzero.so");
   hwloc_topology_t t = nullptr;
   hwloc_topology_init(&t);
   // Keep every bridge and PCI function: user-named extra devices and the
