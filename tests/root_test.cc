@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 namespace gdrcheck {
 namespace {
@@ -46,6 +48,34 @@ TEST_F(RootTest, ReadsThroughRelativeSysfsLinks) {
   ASSERT_TRUE(r.ok()) << r.reason();
   EXPECT_EQ(r.trimmed(), "0x15b3");
   EXPECT_EQ(*root.resolve("/sys/bus/pci/devices/0000:17:00.0"), "/sys/devices/pci0000:16/0000:16:01.0/0000:17:00.0");
+}
+
+// The kernel refuses a ".." lookup with EAGAIN when a rename anywhere on
+// the system races with it (openat2 RESOLVE_IN_ROOT). Renames are common on
+// a live host; a read through sysfs links must still succeed.
+TEST_F(RootTest, ReadsSurviveConcurrentRenames) {
+  std::atomic<bool> stop{false};
+  std::string a = dir_ + "/rename-a", b = dir_ + "/rename-b";
+  fs::create_directories(a);
+  std::thread renamer([&] {
+    while (!stop) {
+      ::rename(a.c_str(), b.c_str());
+      ::rename(b.c_str(), a.c_str());
+    }
+  });
+  Root root(dir_);
+  int failed = 0;
+  std::string last;
+  for (int i = 0; i < 20000; ++i) {
+    FileRead r = root.read("/sys/bus/pci/devices/0000:17:00.0/vendor");
+    if (!r.ok()) {
+      ++failed;
+      last = r.reason();
+    }
+  }
+  stop = true;
+  renamer.join();
+  EXPECT_EQ(failed, 0) << last;
 }
 
 TEST_F(RootTest, AbsoluteLinksStayInsideTheRoot) {

@@ -38,6 +38,7 @@ std::string join_path(const std::vector<std::string>& parts) {
 }
 
 constexpr int kMaxSymlinkHops = 40;
+constexpr int kOpenat2Attempts = 8;  // EAGAIN retries before the user-space resolver
 
 }  // namespace
 
@@ -84,8 +85,16 @@ int Root::open_inside(std::string_view inside, int flags, std::string* error) co
     std::string rel(inside);
     while (!rel.empty() && rel[0] == '/') rel.erase(0, 1);
     if (rel.empty()) rel = ".";
-    long fd = ::syscall(SYS_openat2, *dir_fd_, rel.c_str(), &how, sizeof how);
-    if (fd >= 0 || (errno != ENOSYS && errno != EINVAL && errno != EPERM)) {
+    // The kernel answers EAGAIN when a rename or mount anywhere on the
+    // system raced with resolving a ".." (sysfs links are full of them);
+    // it asks the caller to retry. Persisting, the user-space resolver
+    // below takes over rather than calling the file unreadable.
+    long fd = -1;
+    for (int attempt = 0; attempt < kOpenat2Attempts; ++attempt) {
+      fd = ::syscall(SYS_openat2, *dir_fd_, rel.c_str(), &how, sizeof how);
+      if (fd >= 0 || errno != EAGAIN) break;
+    }
+    if (fd >= 0 || (errno != ENOSYS && errno != EINVAL && errno != EPERM && errno != EAGAIN)) {
       if (fd < 0 && errno == ELOOP && error) *error = "symlink loop";
       return static_cast<int>(fd);
     }
