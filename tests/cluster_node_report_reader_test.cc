@@ -75,7 +75,9 @@ TEST(NodeReportReader, RefusesEmptyGarbageAndTruncatedOutput) {
   EXPECT_EQ(problem_of(" \n\t"), "empty output");
   EXPECT_EQ(problem_of("bash: gdrcheck: command not found\n").rfind("not JSON (", 0), 0u);
   std::string report = node_report_json("dgx-h100");
-  std::string cut = problem_of(report.substr(0, report.size() / 2));
+  // Cut at a line break (between tokens, never inside a string, whatever
+  // the paths in the report are): the parser then runs out of input.
+  std::string cut = problem_of(report.substr(0, report.rfind('\n', report.size() / 2)));
   EXPECT_EQ(cut.rfind("not JSON (", 0), 0u) << cut;
   EXPECT_NE(cut.find("unexpected end of input"), std::string::npos) << cut;
   EXPECT_EQ(problem_of(report + "\ntrailing").rfind("not JSON (", 0), 0u);
