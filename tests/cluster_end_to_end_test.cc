@@ -32,11 +32,10 @@ class ClusterEndToEnd : public ::testing::Test {
     if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;
     hosts_ = std::make_unique<NetnsHosts>(kHostCount);
     auto& h = *hosts_;
-    h.set_gdrcheck_script(kHealthy, NetnsHosts::gdrcheck_on_root(testing::node_root("dgx-h100")));
-    h.set_gdrcheck_script(kNoPeermem,
-                          NetnsHosts::gdrcheck_on_root(testing::node_root("dgx-h100", {"peermem-missing"})));
-    h.set_gdrcheck_script(kAcs, NetnsHosts::gdrcheck_on_root(testing::node_root("dgx-h100", {"acs-redirect"})));
-    h.set_gdrcheck_script(kSshdStopped, NetnsHosts::gdrcheck_on_root(testing::node_root("dgx-h100")));
+    h.run_real_node(kHealthy);
+    h.run_real_node(kNoPeermem, {"peermem-missing"});
+    h.run_real_node(kAcs, {"acs-redirect"});
+    h.run_real_node(kSshdStopped);
     h.set_gdrcheck_script(kHangs, "sleep 60\n");
     h.set_gdrcheck_script(kGarbage, "echo 'Welcome to gpu06! {'\n");
   }

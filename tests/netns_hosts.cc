@@ -117,6 +117,10 @@ std::string NetnsHosts::gdrcheck_on_root(const std::string& root) {
   return "exec '" + std::string(GDRCHECK_BINARY) + "' \"$@\" --root '" + root + "'\n";
 }
 
+void NetnsHosts::run_real_node(int i, const std::vector<std::string>& variants) {
+  set_gdrcheck_script(i, gdrcheck_on_root(node_root("dgx-h100", variants)));
+}
+
 std::vector<std::string> NetnsHosts::ssh_options() const {
   return {"IdentityFile=" + dir_ + "/id_ed25519", "UserKnownHostsFile=" + dir_ + "/known_hosts",
           "StrictHostKeyChecking=accept-new", "IdentitiesOnly=yes"};

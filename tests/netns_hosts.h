@@ -50,6 +50,9 @@ class NetnsHosts {
   void set_gdrcheck_script(int i, const std::string& body);
   // A script body that runs the real gdrcheck on a recorded root.
   static std::string gdrcheck_on_root(const std::string& root);
+  // Host i runs the real gdrcheck on a built DGX H100 root with these
+  // fixture variants (none = healthy; "peermem-missing", "acs-redirect").
+  void run_real_node(int i, const std::vector<std::string>& variants = {});
 
   // The path every host is asked to run. It lies under a directory whose
   // name holds a space and a single quote, so every run also tests the

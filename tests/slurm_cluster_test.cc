@@ -25,8 +25,8 @@ class SlurmClusterTest : public ::testing::Test {
     std::string why = testing::netns_unavailable_reason();
     if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;
     hosts_ = std::make_unique<NetnsHosts>(kNodeCount);
-    hosts_->set_gdrcheck_script(kHealthy, NetnsHosts::gdrcheck_on_root(testing::node_root("dgx-h100")));
-    hosts_->set_gdrcheck_script(kAcs, NetnsHosts::gdrcheck_on_root(testing::node_root("dgx-h100", {"acs-redirect"})));
+    hosts_->run_real_node(kHealthy);
+    hosts_->run_real_node(kAcs, {"acs-redirect"});
     hosts_->set_gdrcheck_script(kCrashes, "echo partial; kill -SEGV $$\n");
     hosts_->set_gdrcheck_script(kGarbage, "echo 'not a report'; exit 1\n");
     slurm_ = std::make_unique<SlurmCluster>(*hosts_);
