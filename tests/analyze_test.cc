@@ -96,6 +96,13 @@ TEST(AnalyzeCli, ExitCodesOverSeveralFiles) {
   EXPECT_EQ(run_gdrcheck({"analyze", "--kind", "pdf", test_data(kGdrLog)}).exit_code, 64);
 }
 
+TEST(AnalyzeCli, UnusableBandwidthFileIsNamedAndNothingIsAnalysed) {
+  auto r = run_gdrcheck({"analyze", "--bandwidth-file", "/nonexistent/bw.json", test_data(kGdrLog)});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("gdrcheck analyze: /nonexistent/bw.json: "), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST(AnalyzeCli, JsonSchema) {
   auto r = run_gdrcheck({"analyze", "--json", "--detail", test_data(kGdrLog), test_data(kTestsWithLog),
                          test_data("ibv/deepep-303-ibstat-ndr-400-cut.txt"),

@@ -6,11 +6,11 @@
 
 #include "analyze/artifact.h"
 #include "cli/bandwidth_file.h"
+#include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
-#include "topology/input_error.h"
 
 namespace gdrcheck {
 namespace {
@@ -32,13 +32,8 @@ int run_analyze(const AnalyzeOptions& o) {
     }
     forced = k;
   }
-  BandwidthOverrides bandwidth;
-  try {
-    bandwidth = load_bandwidth_file(o.bandwidth_file);
-  } catch (const InputError& e) {
-    std::cerr << "gdrcheck analyze: " << e.what() << "\n";
-    return kExitUnknown;
-  }
+  // An unusable --bandwidth-file is an InputError (run_reporting_errors).
+  BandwidthOverrides bandwidth = load_bandwidth_file(o.bandwidth_file);
   std::vector<Artifact> artifacts;
   for (const auto& f : o.files) {
     artifacts.push_back(analyze_file(f, forced, bandwidth));
@@ -65,7 +60,7 @@ CommandRun add_analyze_command(CLI::App& app) {
   cmd->add_flag("--detail", o->detail, "list every network connection");
   cmd->add_option("--bandwidth-file", o->bandwidth_file,
                   "site figures for relating nccl-tests busbw to the NICs (default /etc/gdrcheck/bandwidth.json)");
-  return [o] { return run_analyze(*o); };
+  return [o] { return run_reporting_errors("analyze", [&] { return run_analyze(*o); }); };
 }
 
 }  // namespace gdrcheck
