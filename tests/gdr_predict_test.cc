@@ -2,6 +2,8 @@
 // rule of nccl-spec.md §2 and §3, plus NCCL_NET_GDR_LEVEL parsing and
 // NCCL_IB_HCA matching.
 #include "nccl/gdr_predict.h"
+#include "nccl/gdr_level.h"
+#include "nccl/ib_hca_filter.h"
 
 #include <gtest/gtest.h>
 
@@ -158,8 +160,12 @@ GdrHostFacts host_with(std::vector<std::string> present, Tri dmabuf = Tri::No,
 GdrPredictInput input(const Topology& t, int sm = 90, NcclVersion v = NcclVersion::newest()) {
   GdrPredictInput in;
   in.nccl_view = &t;
+  // Hand-built trees show every NVLink they have: the rest have none.
   for (const auto& e : t.endpoints)
-    if (e.role == DeviceRole::Gpu) in.gpus[e.id].sm = sm;
+    if (e.role == DeviceRole::Gpu) {
+      in.gpus[e.id].sm = sm;
+      in.gpus[e.id].nvlink = Tri::No;
+    }
   in.host = host_with({kNvMem});
   in.version = v;
   return in;

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "recorded_fixtures.h"
 #include "topology/input_error.h"
 
@@ -140,9 +143,86 @@ TEST(NodeDescriptionFixtures, ListVariants) {
   std::set<std::string> names;
   for (const auto& x : v) names.insert(x.name);
   for (const char* n : {"peermem-missing", "peermem-unregistered", "acs-redirect", "iommu-translated", "port-down",
-                        "nic-slow", "gpu-x8", "rootless", "stray-nccl-conf"})
+                        "nic-slow", "gpu-x8", "rootless", "stray-nccl-conf", "ports-all-down", "no-uverbs",
+                        "peermem-new-stack", "nccl-2.18", "nccl-2.21-and-wheel-2.23", "nic-removed"})
     EXPECT_TRUE(names.count(n)) << n;
   for (const auto& x : v) EXPECT_FALSE(x.summary.empty()) << x.name;
+}
+
+// Every description builds with each of its variants alone, and says what
+// each variant models.
+TEST(NodeDescriptionFixtures, EveryVariantLoads) {
+  for (const auto& entry : std::filesystem::directory_iterator(test_data("nodes"))) {
+    std::string path = entry.path().string();
+    NodeDescription base = load_node_description(path);
+    EXPECT_FALSE(base.summary.empty()) << path;
+    for (const auto& v : list_variants(path)) {
+      EXPECT_FALSE(v.summary.empty()) << path << " " << v.name;
+      EXPECT_NO_THROW(load_node_description(path, {v.name})) << path << " " << v.name;
+    }
+  }
+}
+
+TEST(NodeDescriptionFixtures, AwsP5HasEfaDevicesNamedByPciPath) {
+  NodeDescription d = load_node_description(node_file("aws-p5"));
+  int efa = 0;
+  for (const auto* f : d.functions()) {
+    if (f->kind != NodeKind::Nic) continue;
+    ++efa;
+    EXPECT_EQ(f->nic.family, NicFamily::Efa);
+    EXPECT_EQ(f->driver, "efa");
+    EXPECT_TRUE(f->nic.netdev.empty()) << "an EFA function has no netdev";
+    EXPECT_EQ(f->nic.ports[0].link_layer, "Unknown");
+    EXPECT_EQ(f->config.class_code, 0x020000u);
+  }
+  EXPECT_EQ(efa, 32);
+  // The EFA buses of AWS's p5 topology file: switch 45 holds 4f-52, switch bc holds c6-c9.
+  EXPECT_EQ(at(d, "0000:4f:00.0").nic.rdma, "rdmap79s0");
+  EXPECT_EQ(at(d, "0000:c9:00.0").nic.rdma, "rdmap201s0");
+  EXPECT_EQ(at(d, "0000:53:00.0").kind, NodeKind::Gpu);
+  EXPECT_EQ(at(d, "0000:ca:00.0").numa_node, 1);
+}
+
+TEST(NodeDescriptionFixtures, AzureVmBusIdsAreTheTopologyFiles) {
+  NodeDescription d = load_node_description(node_file("azure-ndv4-vm"));
+  // numaid of each device in tests/data/recorded/azhpc-images/ndv4-topo.xml.
+  const std::map<std::string, int> numa = {
+      {"0003:00:00.0", 0}, {"0103:00:00.0", 0}, {"0004:00:00.0", 0}, {"0104:00:00.0", 0},
+      {"0001:00:00.0", 1}, {"0101:00:00.0", 1}, {"0002:00:00.0", 1}, {"0102:00:00.0", 1},
+      {"000d:00:00.0", 2}, {"0107:00:00.0", 2}, {"000e:00:00.0", 2}, {"0108:00:00.0", 2},
+      {"000b:00:00.0", 3}, {"0105:00:00.0", 3}, {"000c:00:00.0", 3}, {"0106:00:00.0", 3}};
+  for (const auto& [bdf, node] : numa) EXPECT_EQ(at(d, bdf).numa_node, node) << bdf;
+  EXPECT_EQ(d.functions().size(), numa.size());
+  EXPECT_EQ(at(d, "0001:00:00.0").config.device, 0x20b0);
+  EXPECT_EQ(at(d, "0101:00:00.0").config.device, 0x101c);
+  EXPECT_EQ(at(d, "0101:00:00.0").nic.rdma, "mlx5_ib0");
+  EXPECT_EQ(at(d, "0001:00:00.0").config.pcie->port_type, PciePortType::Endpoint);
+  EXPECT_EQ(d.files.at("/opt/microsoft/ndv4-topo.xml").content,
+            gdrcheck::testing::read_test_data("recorded/azhpc-images/ndv4-topo.xml"));
+}
+
+TEST(NodeDescriptionFixtures, Gh200IsAarch64WithAGpuMemoryNode) {
+  NodeDescription d = load_node_description(node_file("gh200"));
+  EXPECT_EQ(d.cpu.arch, "aarch64");
+  EXPECT_EQ(d.cpu.numa_nodes(), 1);
+  EXPECT_EQ(d.cpu.all_numa_nodes(), 2);
+  ASSERT_EQ(d.cpu.memory_nodes.size(), 1u);
+  EXPECT_EQ(d.cpu.memory_nodes[0].memory_gib, 96);
+  const auto& gpu = at(d, "0009:01:00.0");
+  EXPECT_EQ(gpu.config.device, 0x2342);
+  EXPECT_EQ(gpu.numa_node, 0);
+  EXPECT_EQ(d.peer_memory.module, PeerMemoryModule::NvidiaPeermem);
+  EXPECT_FALSE(d.peer_memory.registered);
+}
+
+TEST(NodeDescriptionFixtures, RoceDualPortAddsASecondFunctionPerNic) {
+  NodeDescription d = load_node_description(node_file("roce-node"), {"dual-port"});
+  EXPECT_EQ(at(d, "0000:19:00.0").nic.rdma, "mlx5_0");
+  EXPECT_EQ(at(d, "0000:19:00.1").nic.rdma, "mlx5_1");
+  EXPECT_EQ(at(d, "0000:2a:00.1").nic.rdma, "mlx5_3");
+  EXPECT_EQ(at(d, "0000:2a:00.1").nic.ipv4, "10.11.1.12");
+  EXPECT_EQ(at(d, "0000:19:00.1").nic.netdev, "enp25s0f1np1");
+  EXPECT_EQ(at(d, "0000:19:00.1").nic.ports[0].rate, "200 Gb/sec (4X HDR)");
 }
 
 // ---- compact forms ----------------------------------------------------------------
@@ -190,7 +270,7 @@ TEST(NodeDescriptionForms, VariantsPatchMergeAndDevicesInOrder) {
   NodeDescription d = parse_node_description(text, "mem.json", {"a", "b", "c", "d"});
   EXPECT_EQ(d.hostname, "patched");
   EXPECT_EQ(d.kernel, "5.4.0");
-  EXPECT_EQ(d.files.at("/etc/nccl.conf"), "X=1\n");
+  EXPECT_EQ(d.files.at("/etc/nccl.conf").content, "X=1\n");
   EXPECT_EQ(at(d, "0000:02:00.0").config.pcie->link_status.width, 4);  // d after c
   EXPECT_EQ(at(d, "0000:02:00.0").numa_node, -1);
   EXPECT_TRUE(at(d, "0000:02:00.0").local_cpus_all);
@@ -200,6 +280,168 @@ TEST(NodeDescriptionForms, VariantsPatchMergeAndDevicesInOrder) {
 TEST(NodeDescriptionForms, JsonCommentsAreAllowed) {
   std::string text = "// a fixture\n" + minimal();
   EXPECT_NO_THROW(parse_node_description(text, "mem.json"));
+}
+
+TEST(NodeDescriptionForms, UverbsTopLevelDefaultAndPerNic) {
+  const std::string nics = R"([{"kind": "nic", "bdf": "0000:02:00.0", "device": "0x1021"},
+                               {"kind": "nic", "bdf": "0000:02:00.1", "device": "0x1021", "uverbs": false},
+                               {"kind": "nic", "bdf": "0000:02:00.2", "device": "0x1021"}])";
+  NodeDescription d = parse_node_description(minimal(nics), "mem.json");
+  EXPECT_EQ(at(d, "0000:02:00.0").nic.uverbs, 0);
+  EXPECT_FALSE(at(d, "0000:02:00.1").nic.has_uverbs);
+  EXPECT_EQ(at(d, "0000:02:00.1").nic.uverbs, -1);
+  EXPECT_EQ(at(d, "0000:02:00.2").nic.uverbs, 1);  // numbering skips the device without one
+  EXPECT_EQ(at(d, "0000:02:00.2").nic.probe_index, 2);
+  NodeDescription none = parse_node_description(minimal(nics, R"("uverbs": false, )"), "mem.json");
+  for (const auto* f : none.functions()) {
+    if (f->kind == NodeKind::Nic) {
+      EXPECT_FALSE(f->nic.has_uverbs) << f->address.str();
+    }
+  }
+}
+
+TEST(NodeDescriptionForms, NullOverrideRemovesAFunctionAndItsBridgeKeepsTheBus) {
+  std::string text = minimal(kGpu, R"("variants": {"gone": {"devices": {"0000:02:00.0": null}}}, )");
+  NodeDescription d = parse_node_description(text, "mem.json", {"gone"});
+  EXPECT_EQ(d.find(*PciAddress::parse("0000:02:00.0")), nullptr);
+  EXPECT_TRUE(at(d, "0000:01:01.0").children.empty());
+  EXPECT_EQ(at(d, "0000:01:01.0").config.secondary_bus, 0x02);
+  EXPECT_EQ(at(d, "0000:01:01.0").config.subordinate_bus, 0x02);
+  std::string e = error_of(minimal(kGpu, R"("variants": {"v": {"devices": {"0000:09:00.0": null}}}, )"), {"v"});
+  EXPECT_NE(e.find("/variants/v/devices/0000:09:00.0: no device 0000:09:00.0 in this description to remove"),
+            std::string::npos)
+      << e;
+}
+
+TEST(NodeDescriptionForms, EfaFamilyDefaults) {
+  NodeDescription d = parse_node_description(
+      minimal(R"([{"kind": "nic", "bdf": "0000:02:00.0", "vendor": "0x1d0f", "device": "0xefa1"}])"), "mem.json");
+  const auto& n = at(d, "0000:02:00.0");
+  EXPECT_EQ(n.nic.family, NicFamily::Efa);
+  EXPECT_EQ(n.nic.rdma, "rdmap2s0");
+  EXPECT_EQ(n.nic.node_type, "7: unspecified");
+  EXPECT_EQ(n.nic.node_guid, "0000:0000:0000:0000");
+  EXPECT_EQ(n.nic.ports[0].link_layer, "Unknown");
+  EXPECT_EQ(n.nic.ports[0].rate, "100 Gb/sec (4X EDR)");
+  EXPECT_TRUE(n.nic.ports[0].counters.empty()) << "no MAD interface, no PMA counters";
+  ASSERT_EQ(n.nic.ports[0].gids.size(), 1u);
+  EXPECT_EQ(n.nic.ports[0].gids[0].gid.rfind("fe80:0000:0000:0000:", 0), 0u);
+  EXPECT_EQ(n.driver, "efa");
+  std::string board = error_of(minimal(
+      R"([{"kind": "nic", "bdf": "0000:02:00.0", "vendor": "0x1d0f", "device": "0xefa1", "board_id": "MT_1"}])"));
+  EXPECT_NE(board.find("/children/0/board_id: an EFA function has no such attribute"), std::string::npos) << board;
+  std::string vendor =
+      error_of(minimal(R"([{"kind": "nic", "bdf": "0000:02:00.0", "vendor": "0x14e4", "device": "0x1750"}])"));
+  EXPECT_NE(vendor.find("/children/0/vendor: a nic is a Mellanox (0x15b3, mlx5) or Amazon EFA (0x1d0f)"),
+            std::string::npos)
+      << vendor;
+  std::string layer =
+      error_of(minimal(R"([{"kind": "nic", "bdf": "0000:02:00.0", "device": "0x1021", "link_layer": "Unspecified"}])"));
+  EXPECT_NE(layer.find("link_layer: \"Unspecified\" is not one of"), std::string::npos) << layer;
+}
+
+TEST(NodeDescriptionForms, AttributesAndPortType) {
+  NodeDescription d = parse_node_description(
+      minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "attributes": {"p2p": "NVIDIA"}}])"),
+      "mem.json");
+  EXPECT_EQ(at(d, "0000:02:00.0").attributes.at("p2p"), "NVIDIA");
+  std::string bad =
+      error_of(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "attributes": {"../x": "1"}}])"));
+  EXPECT_NE(bad.find("/children/0/attributes/../x: expected a file name relative"), std::string::npos) << bad;
+  std::string root_bus = R"({"hostname": "h", "kernel": "6.8.0", "pci": [{"host_bridge": "0001:00", "children": [
+      {"kind": "gpu", "bdf": "0001:00:00.0", "device": "0x20b0"},
+      {"kind": "gpu", "bdf": "0001:00:01.0", "device": "0x20b0", "port_type": "endpoint"}]}]})";
+  NodeDescription v = parse_node_description(root_bus, "mem.json");
+  EXPECT_EQ(at(v, "0001:00:00.0").config.pcie->port_type, PciePortType::RootComplexIntegrated);
+  EXPECT_EQ(at(v, "0001:00:01.0").config.pcie->port_type, PciePortType::Endpoint);
+}
+
+TEST(NodeDescriptionForms, Aarch64CpuAndMemoryOnlyNodes) {
+  std::string text = minimal(kGpu, R"("cpu": {"arch": "aarch64", "part": "0xd4f", "cores_per_socket": 4,
+                                              "memory_only_nodes": [{"memory_gib": 96, "distance": 80}]}, )");
+  NodeDescription d = parse_node_description(text, "mem.json");
+  EXPECT_EQ(d.cpu.arch, "aarch64");
+  EXPECT_EQ(d.cpu.part, 0xd4f);
+  EXPECT_EQ(d.cpu.all_numa_nodes(), 2);
+  std::string x86 = error_of(minimal(kGpu, R"("cpu": {"arch": "aarch64", "vendor": "GenuineIntel"}, )"));
+  EXPECT_NE(x86.find("/cpu/vendor: not shown by an aarch64 /proc/cpuinfo"), std::string::npos) << x86;
+  std::string arm = error_of(minimal(kGpu, R"("cpu": {"implementer": "0x41"}, )"));
+  EXPECT_NE(arm.find("/cpu/implementer: only for \"arch\": \"aarch64\""), std::string::npos) << arm;
+  // A device may sit on the memory-only node.
+  EXPECT_NO_THROW(
+      parse_node_description(minimal(R"([{"kind": "gpu", "bdf": "0000:02:00.0", "device": "0x2330", "numa_node": 1}])",
+                                     R"("cpu": {"memory_only_nodes": [{"memory_gib": 96}]}, )"),
+                             "mem.json"));
+}
+
+// ---- files: inline, copied from test data, symbolic links -----------------------
+
+namespace fs = std::filesystem;
+
+// A data directory like tests/data: data/nodes/<description>, data/recorded/...
+struct DataDir {
+  std::string base = gdrcheck::testing::scratch_dir();
+  DataDir() {
+    fs::create_directories(base + "/data/nodes");
+    fs::create_directories(base + "/data/recorded");
+    std::ofstream(base + "/data/recorded/topo.xml") << "<system version=\"1\"/>\n";
+    std::ofstream(base + "/secret.txt") << "not test data\n";
+  }
+  std::string description(const std::string& files) const {
+    std::string path = base + "/data/nodes/n.json";
+    std::ofstream(path) << minimal(kGpu, R"("files": )" + files + ", ");
+    return path;
+  }
+  std::string error(const std::string& files) const {
+    try {
+      load_node_description(description(files));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST(NodeDescriptionFiles, CopyReadsTheTestDataFile) {
+  DataDir data;
+  NodeDescription d = load_node_description(data.description(R"({"/opt/t.xml": {"copy": "../recorded/topo.xml"}})"));
+  const ExtraFile& f = d.files.at("/opt/t.xml");
+  EXPECT_EQ(f.kind, ExtraFile::Kind::Text);
+  EXPECT_EQ(f.content, "<system version=\"1\"/>\n");
+  EXPECT_EQ(f.copied_from, fs::weakly_canonical(data.base + "/data/recorded/topo.xml").string());
+}
+
+TEST(NodeDescriptionFiles, CopyRefusesPathsOutsideTheDataDirectory) {
+  DataDir data;
+  std::string absolute = data.error(R"({"/x": {"copy": ")" + data.base + R"(/data/recorded/topo.xml"}})");
+  EXPECT_NE(absolute.find("/files//x/copy: \"" + data.base + "/data/recorded/topo.xml\" is absolute"),
+            std::string::npos)
+      << absolute;
+  std::string escaping = data.error(R"({"/x": {"copy": "../../secret.txt"}})");
+  EXPECT_NE(escaping.find("/files//x/copy: \"../../secret.txt\" leaves "), std::string::npos) << escaping;
+  std::string sneaky = data.error(R"({"/x": {"copy": "../recorded/../../secret.txt"}})");
+  EXPECT_NE(sneaky.find("leaves"), std::string::npos) << sneaky;
+  fs::create_symlink(data.base + "/secret.txt", data.base + "/data/recorded/link.txt");
+  std::string via_link = data.error(R"({"/x": {"copy": "../recorded/link.txt"}})");
+  EXPECT_NE(via_link.find("leaves"), std::string::npos) << via_link;
+  std::string missing = data.error(R"({"/x": {"copy": "../recorded/none.xml"}})");
+  EXPECT_NE(missing.find("none.xml is not a readable file"), std::string::npos) << missing;
+}
+
+TEST(NodeDescriptionFiles, SymlinksStayInsideTheRoot) {
+  DataDir data;
+  NodeDescription d = load_node_description(data.description(R"({
+      "/usr/lib/libnccl.so.2": {"symlink": "libnccl.so.2.18.6"},
+      "/usr/lib/libnccl.so": {"symlink": "/usr/lib/libnccl.so.2"},
+      "/usr/lib/x/y": {"symlink": "../../../etc/z"}})"));
+  EXPECT_EQ(d.files.at("/usr/lib/libnccl.so.2").kind, ExtraFile::Kind::Symlink);
+  EXPECT_EQ(d.files.at("/usr/lib/libnccl.so.2").content, "libnccl.so.2.18.6");
+  EXPECT_EQ(d.files.at("/usr/lib/libnccl.so").content, "/usr/lib/libnccl.so.2");
+  std::string above = data.error(R"({"/usr/lib/x": {"symlink": "../../../etc/passwd"}})");
+  EXPECT_NE(above.find("/files//usr/lib/x/symlink: \"../../../etc/passwd\" points above the root"), std::string::npos)
+      << above;
+  std::string both = data.error(R"({"/x": {"symlink": "a", "copy": "b"}})");
+  EXPECT_NE(both.find("/files//x: expected the file's content as a string, {\"copy\""), std::string::npos) << both;
 }
 
 // ---- errors name the file and the JSON path ---------------------------------------

@@ -73,8 +73,8 @@ TEST(NodeHealthy, DgxH100IsReadyOnEveryGpu) {
   ASSERT_EQ(c.report.pairs.size(), 8u);
   for (const auto& p : c.report.pairs) {
     EXPECT_EQ(p.status, Status::Ok) << p.gpu << ": " << p.reason;
-    EXPECT_EQ(p.gdr_send, Tri::Yes);
-    EXPECT_EQ(p.gdr_recv, Tri::Yes);
+    EXPECT_EQ(p.gdr_send, GdrUse::Yes);
+    EXPECT_EQ(p.gdr_recv, GdrUse::Yes);
     EXPECT_EQ(p.path, "PXB");       // two Broadcom sub-switches for nvidia-smi
     EXPECT_EQ(p.nccl_path, "PIX");  // one switch for NCCL after flattening
   }
@@ -182,7 +182,7 @@ TEST(NodePeermem, MissingModuleWithoutDmaBufIsCritical) {
   auto c = check(node_root("dgx-h100", {"peermem-missing"}));
   EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Critical);
   for (const auto& p : c.report.pairs) {
-    EXPECT_EQ(p.gdr_recv, Tri::No);
+    EXPECT_EQ(p.gdr_recv, GdrUse::No);
     EXPECT_EQ(p.status, Status::Critical);
   }
 }
@@ -214,7 +214,7 @@ TEST(NodePeermem, UnknownDriverMakesDmaBufUnknown) {
   fs::remove(root + "/proc/driver/nvidia/version");
   auto c = check(root);
   EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Unknown);
-  EXPECT_EQ(c.report.pairs[0].gdr_recv, Tri::Unknown);
+  EXPECT_EQ(c.report.pairs[0].gdr_recv, GdrUse::Unknown);
   EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Unknown);
 }
 
@@ -224,7 +224,7 @@ TEST(NodePath, NicOnTheOtherSocketStagesThroughHost) {
   auto c = check(node_root("pcie-server-nic-remote"));
   const PairVerdict& p = pair(c.report, "GPU0");
   EXPECT_EQ(p.path, "SYS");
-  EXPECT_EQ(p.gdr_recv, Tri::No);
+  EXPECT_EQ(p.gdr_recv, GdrUse::No);
   EXPECT_EQ(status_of(c.report, "path", "GPU0-" + p.nic), Status::Warning);
 }
 
@@ -372,8 +372,8 @@ TEST(NodeNccl, EnvironmentReadOffGivesReceiveOnly) {
   ro.environment.push_back({"NCCL_NET_GDR_READ", "0", "--env"});
   auto c = check(node_root("dgx-h100"), ro);
   const PairVerdict& p = pair(c.report, "GPU0");
-  EXPECT_EQ(p.gdr_send, Tri::No);
-  EXPECT_EQ(p.gdr_recv, Tri::Yes);
+  EXPECT_EQ(p.gdr_send, GdrUse::No);
+  EXPECT_EQ(p.gdr_recv, GdrUse::Yes);
   EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Warning);
 }
 
@@ -383,7 +383,7 @@ TEST(NodeNccl, OlderNcclWithoutFlatteningSeesPxb) {
   no.view.flatten_bcm = false;
   auto c = check(node_root("dgx-h100"), {}, no);
   EXPECT_EQ(pair(c.report, "GPU0").nccl_path, "PXB");
-  EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, Tri::Yes);  // PXB is within the default level
+  EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes);  // PXB is within the default level
 }
 
 // --- driver -------------------------------------------------------------------------

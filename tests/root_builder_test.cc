@@ -194,6 +194,67 @@ TEST(RootBuilderReadBack, VmIsFlattened) {
   EXPECT_EQ(r.by("0000:81:00.0").locality.numa, 1);
 }
 
+TEST(RootBuilderReadBack, AwsP5EfaSharesASwitchWithEachGpu) {
+  ReadBack r(built("aws-p5"));
+  EXPECT_EQ(r.count(DeviceRole::Gpu), 8u);
+  EXPECT_EQ(r.count(DeviceRole::Nic), 32u);
+  // Switch 45:00.0 of AWS's p5 topology file: EFAs 4f-52 and GPU 53.
+  for (const char* efa : {"rdmap79s0", "rdmap80s0", "rdmap81s0", "rdmap82s0"}) {
+    EXPECT_EQ(r.smi("0000:53:00.0", efa), "PIX") << efa;
+    EXPECT_EQ(r.nccl_path("0000:53:00.0", efa), "PIX") << efa;
+  }
+  EXPECT_EQ(r.smi("0000:53:00.0", "rdmap96s0"), "NODE");
+  EXPECT_EQ(r.nccl_path("0000:53:00.0", "rdmap96s0"), "PHB");
+  EXPECT_EQ(r.smi("0000:53:00.0", "rdmap201s0"), "SYS");
+  EXPECT_EQ(r.nccl_path("0000:53:00.0", "rdmap201s0"), "SYS");
+  EXPECT_EQ(r.by("rdmap201s0").address->str(), "0000:c9:00.0");
+}
+
+TEST(RootBuilderReadBack, AzureVmIsFlatOnOneDomainPerDevice) {
+  ReadBack r(built("azure-ndv4-vm"));
+  EXPECT_EQ(r.count(DeviceRole::Gpu), 8u);
+  EXPECT_EQ(r.count(DeviceRole::Nic), 8u);
+  EXPECT_EQ(r.topo.numa_count, 4);
+  EXPECT_EQ(r.by("mlx5_ib0").address->str(), "0101:00:00.0");
+  // The topology file groups 0001/0002 with 0101/0102 under one switch;
+  // sysfs shows only separate root buses of one NUMA node.
+  EXPECT_EQ(r.smi("0001:00:00.0", "mlx5_ib0"), "NODE");
+  EXPECT_EQ(r.nccl_path("0001:00:00.0", "mlx5_ib0"), "PHB");
+  EXPECT_EQ(r.smi("0001:00:00.0", "mlx5_ib2"), "SYS");
+  EXPECT_EQ(r.nccl_path("0001:00:00.0", "mlx5_ib2"), "SYS");
+  EXPECT_EQ(r.by("0003:00:00.0").locality.numa, 0);
+  EXPECT_EQ(r.by("0003:00:00.0").locality.cpus, "0-23");
+}
+
+TEST(RootBuilderReadBack, Gh200GpuAndNicMeetAtTheCpu) {
+  ReadBack r(built("gh200"));
+  EXPECT_EQ(r.count(DeviceRole::Gpu), 1u);
+  EXPECT_EQ(r.count(DeviceRole::Nic), 1u);
+  EXPECT_EQ(r.by("0009:01:00.0").locality.numa, 0);
+  EXPECT_EQ(r.smi("0009:01:00.0", "mlx5_0"), "NODE");
+  EXPECT_EQ(r.nccl_path("0009:01:00.0", "mlx5_0"), "PHB");
+}
+
+TEST(RootBuilderReadBack, GeforcePairsArePix) {
+  ReadBack r(built("pcie-geforce"));
+  EXPECT_EQ(r.count(DeviceRole::Gpu), 2u);  // VGA class 0x0300 counts; the audio functions do not
+  EXPECT_EQ(r.count(DeviceRole::Nic), 1u);
+  EXPECT_EQ(r.topo.nodes[r.by("0000:43:00.0").node].pci_class, 0x030000u);
+  EXPECT_EQ(r.smi("0000:43:00.0", "mlx5_0"), "PIX");
+  EXPECT_EQ(r.smi("0000:44:00.0", "mlx5_0"), "PIX");
+  EXPECT_EQ(r.nccl_path("0000:43:00.0", "mlx5_0"), "PIX");
+}
+
+// Every variant of every description builds (cached: later tests reuse the roots).
+TEST(RootBuilderReadBack, EveryVariantBuilds) {
+  for (const auto& entry : fs::directory_iterator(gdrcheck::testing::test_data("nodes"))) {
+    std::string name = entry.path().stem().string();
+    EXPECT_TRUE(Root(built(name)).exists("/.gdrcheck-fixture")) << name;
+    for (const auto& v : list_variants(entry.path().string()))
+      EXPECT_TRUE(Root(built(name, {v.name})).exists("/.gdrcheck-fixture")) << name << " +" << v.name;
+  }
+}
+
 // ---- config bytes, decoded -------------------------------------------------------
 
 TEST(RootBuilderConfig, PortTypesLinksAndAcs) {
@@ -324,6 +385,152 @@ TEST(RootBuilderFiles, HostDriverAndPeerMemory) {
   EXPECT_TRUE(Root(built("vm-flattened")).list("/sys/kernel/iommu_groups").empty());
 }
 
+TEST(RootBuilderFiles, ExtraFilesCopiesAndLinks) {
+  std::string base = gdrcheck::testing::scratch_dir();
+  fs::create_directories(base + "/data/nodes");
+  fs::create_directories(base + "/data/recorded");
+  { std::ofstream(base + "/data/recorded/topo.xml") << "<system version=\"1\"/>\n"; }
+  {
+    std::ofstream(base + "/data/nodes/n.json") << R"({"hostname": "h", "kernel": "6.8.0", "files": {
+        "/etc/nccl.conf": "NCCL_DEBUG=INFO\n",
+        "/opt/t.xml": {"copy": "../recorded/topo.xml"},
+        "/usr/lib/libnccl.so.2.21.5": "x",
+        "/usr/lib/libnccl.so.2": {"symlink": "libnccl.so.2.21.5"},
+        "/usr/lib/libnccl.so": {"symlink": "/usr/lib/libnccl.so.2"}},
+      "pci": [{"host_bridge": "0000:01", "numa": 0, "children": [{"kind": "gpu", "bdf": "0000:01:00.0", "device": "0x2330"}]}]})";
+  }
+  std::string dir = base + "/root";
+  build_root(load_node_description(base + "/data/nodes/n.json"), dir);
+  Root r(dir);
+  EXPECT_EQ(r.read("/etc/nccl.conf").content, "NCCL_DEBUG=INFO\n");
+  EXPECT_EQ(r.read("/opt/t.xml").content, "<system version=\"1\"/>\n");
+  EXPECT_EQ(r.readlink("/usr/lib/libnccl.so.2"), "libnccl.so.2.21.5");
+  EXPECT_EQ(r.readlink("/usr/lib/libnccl.so"), "libnccl.so.2");  // absolute targets are written relative
+  EXPECT_EQ(r.resolve("/usr/lib/libnccl.so"), "/usr/lib/libnccl.so.2.21.5");
+  EXPECT_EQ(r.read("/usr/lib/libnccl.so").content, "x");
+}
+
+TEST(RootBuilderFiles, NicWithoutUverbs) {
+  std::string text = R"({"hostname": "h", "kernel": "6.8.0", "pci": [{"host_bridge": "0000:20", "numa": 0, "children": [
+      {"kind": "root_port", "bdf": "0000:20:01.0", "vendor": "0x8086", "device": "0x2030", "children": [
+        {"kind": "nic", "bdf": "0000:21:00.0", "device": "0x1021", "uverbs": false},
+        {"kind": "nic", "bdf": "0000:21:00.1", "device": "0x1021"}]}]}]})";
+  std::string dir = scratch();
+  NodeDescription d = parse_node_description(text, "mem.json");
+  build_root(d, dir);
+  Root r(dir);
+  EXPECT_TRUE(r.exists("/sys/class/infiniband/mlx5_0/ports/1/state"));
+  EXPECT_FALSE(r.exists(sysfs_device_path(d, *PciAddress::parse("0000:21:00.0")) + "/infiniband_verbs"));
+  EXPECT_EQ(r.list("/sys/class/infiniband_verbs"), (std::vector<std::string>{"abi_version", "uverbs0"}));
+  EXPECT_EQ(read(dir, "/sys/class/infiniband_verbs/uverbs0/ibdev"), "mlx5_1");
+}
+
+TEST(RootBuilderFiles, EfaDevices) {
+  std::string root = built("aws-p5");
+  Root r(root);
+  EXPECT_EQ(r.list("/sys/class/infiniband").size(), 32u);
+  std::string efa = "/sys/class/infiniband/rdmap79s0";
+  EXPECT_EQ(read(root, efa + "/node_type"), "7: unspecified");
+  EXPECT_EQ(read(root, efa + "/node_guid"), "0000:0000:0000:0000");
+  EXPECT_EQ(read(root, efa + "/fw_ver"), "");
+  EXPECT_FALSE(r.exists(efa + "/hca_type")) << "an mlx5_ib attribute";
+  EXPECT_FALSE(r.exists(efa + "/board_id"));
+  EXPECT_EQ(read(root, efa + "/ports/1/link_layer"), "Unknown");
+  EXPECT_EQ(read(root, efa + "/ports/1/state"), "4: ACTIVE");
+  EXPECT_EQ(read(root, efa + "/ports/1/rate"), "100 Gb/sec (4X EDR)");
+  EXPECT_FALSE(r.exists(efa + "/ports/1/counters"));
+  EXPECT_EQ(r.resolve(efa + "/device"), dev_path("aws-p5", "0000:4f:00.0"));
+  EXPECT_EQ(read(root, efa + "/device/vendor"), "0x1d0f");
+  EXPECT_EQ(read(root, efa + "/device/device"), "0xefa1");
+  EXPECT_EQ(read(root, efa + "/device/p2p"), "NVIDIA");
+  EXPECT_EQ(*r.readlink(efa + "/device/driver"), "../../../../../../bus/pci/drivers/efa");
+  EXPECT_FALSE(r.exists(efa + "/device/net")) << "EFA has no netdev of its own";
+  EXPECT_EQ(r.list("/sys/class/infiniband_verbs").size(), 33u);  // uverbs0-31 and abi_version
+  EXPECT_EQ(read(root, "/sys/module/efa/version"), "2.13.0g");
+  EXPECT_FALSE(r.exists("/sys/module/nvidia_peermem"));
+  EXPECT_FALSE(r.exists("/opt/amazon/ofi-nccl"));
+}
+
+TEST(RootBuilderFiles, GraceCpuinfoAndGpuMemoryNode) {
+  std::string root = built("gh200");
+  Root r(root);
+  std::string cpuinfo = read(root, "/proc/cpuinfo");
+  EXPECT_NE(cpuinfo.find("CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd4f"),
+            std::string::npos);
+  EXPECT_EQ(cpuinfo.find("vendor_id"), std::string::npos);
+  EXPECT_EQ(read(root, "/sys/devices/system/node/online"), "0-1");
+  EXPECT_EQ(read(root, "/sys/devices/system/node/has_cpu"), "0");
+  EXPECT_EQ(read(root, "/sys/devices/system/node/has_memory"), "0-1");
+  EXPECT_EQ(read(root, "/sys/devices/system/node/has_normal_memory"), "0");
+  EXPECT_EQ(read(root, "/sys/devices/system/node/node1/cpulist"), "");
+  EXPECT_EQ(read(root, "/sys/devices/system/node/node1/distance"), "80 10");
+  EXPECT_NE(read(root, "/sys/devices/system/node/node1/meminfo").find("Node 1 MemTotal:       100663296 kB"),
+            std::string::npos);
+  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0009:01:00.0/numa_node"), "0");
+  EXPECT_EQ(read(root, "/proc/sys/kernel/osrelease"), "6.8.0-1013-nvidia-64k");
+  EXPECT_EQ(read(root, "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), "536870912");
+  EXPECT_EQ(read(root, "/proc/driver/nvidia/version")
+                .rfind("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  560.35.03", 0),
+            0u);
+  EXPECT_NE(read(root, "/proc/driver/nvidia/gpus/0009:01:00.0/information").find("NVIDIA GH200 480GB"),
+            std::string::npos);
+  EXPECT_EQ(read(root, "/sys/module/nvidia_peermem/version"), "560.35.03");
+  EXPECT_FALSE(r.exists("/sys/kernel/mm/memory_peers"));
+  EXPECT_TRUE(r.list("/sys/class/iommu").front().rfind("smmu3.0x", 0) == 0);
+}
+
+TEST(RootBuilderFiles, GeforceBar1AndAudioFunction) {
+  std::string root = built("pcie-geforce");
+  std::string resource = read(root, "/sys/bus/pci/devices/0000:43:00.0/resource");
+  std::string bar1 =
+      resource.substr(resource.find('\n') + 1, resource.find('\n', resource.find('\n') + 1) - resource.find('\n') - 1);
+  unsigned long long start = 0, end = 0, flags = 0;
+  ASSERT_EQ(std::sscanf(bar1.c_str(), "%llx %llx %llx", &start, &end, &flags), 3) << bar1;
+  EXPECT_EQ(end - start + 1, 256ull << 20);  // no Resizable BAR
+  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:43:00.0/class"), "0x030000");
+  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:43:00.1/class"), "0x040300");
+  EXPECT_NE(read(root, "/proc/driver/nvidia/gpus/0000:43:00.0/information").find("NVIDIA GeForce RTX 4090"),
+            std::string::npos);
+  EXPECT_EQ(read(root, "/sys/kernel/mm/memory_peers/nv_mem/version"), "560.35.03");
+}
+
+TEST(RootBuilderFiles, AzureVmTopologyFileIsTheRecordedOne) {
+  std::string recorded = gdrcheck::testing::read_test_data("recorded/azhpc-images/ndv4-topo.xml");
+  std::string root = built("azure-ndv4-vm");
+  Root r(root);
+  EXPECT_EQ(r.read("/opt/microsoft/ndv4-topo.xml").content, recorded);
+  EXPECT_NE(read(root, "/etc/nccl.conf").find("NCCL_TOPO_FILE=/opt/microsoft/ndv4-topo.xml"), std::string::npos);
+  // Every device and CPU mask of the file is in the root: <cpu numaid=N affinity=M> above <pci busid=B>.
+  std::size_t matched = 0;
+  for (std::size_t cpu = recorded.find("<cpu numaid=\""); cpu != std::string::npos;
+       cpu = recorded.find("<cpu numaid=\"", cpu + 1)) {
+    std::string numa = recorded.substr(cpu + 13, 1);
+    std::size_t a = recorded.find("affinity=\"", cpu) + 10;
+    std::string affinity = recorded.substr(a, recorded.find('"', a) - a);
+    std::size_t next = recorded.find("<cpu ", cpu + 1);
+    for (std::size_t b = recorded.find("busid=\"", cpu); b < next; b = recorded.find("busid=\"", b + 1)) {
+      std::string bdf = recorded.substr(b + 7, 12);
+      if (bdf.rfind("ffff:", 0) == 0) continue;  // Azure's fake switches
+      EXPECT_EQ(read(root, "/sys/bus/pci/devices/" + bdf + "/numa_node"), numa) << bdf;
+      EXPECT_EQ(read(root, "/sys/bus/pci/devices/" + bdf + "/local_cpus"), affinity) << bdf;
+      ++matched;
+    }
+  }
+  EXPECT_EQ(matched, 16u);
+  ConfigSpace gpu = config_of(root, "0001:00:00.0");
+  EXPECT_EQ(gpu.pcie->port_type, PciePortType::Endpoint);  // passed through, though on a root bus
+  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_ib0/ports/1/rate"), "200 Gb/sec (4X HDR)");
+
+  Root missing(built("azure-ndv4-vm", {"topo-file-missing"}));
+  EXPECT_FALSE(missing.exists("/opt/microsoft/ndv4-topo.xml"));
+  EXPECT_NE(missing.read("/etc/nccl.conf").content.find("NCCL_TOPO_FILE=/opt/microsoft/ndv4-topo.xml"),
+            std::string::npos);
+  Root virt(built("azure-ndv4-vm", {"virtual-topology"}));
+  EXPECT_EQ(virt.read("/var/run/nvidia-topologyd/virtualTopology.xml").content, recorded);
+  EXPECT_EQ(virt.read("/etc/nccl.conf").content.find("NCCL_TOPO_FILE"), std::string::npos);
+  EXPECT_FALSE(virt.exists("/opt/microsoft/ndv4-topo.xml"));
+}
+
 TEST(RootBuilderFiles, LegacyNvPeerMemRegistersOnlyNvMem) {
   std::string root = built("dgx-a100", {"nv-peer-mem"});
   Root r(root);
@@ -435,6 +642,134 @@ TEST(RootBuilderVariants, NicSlowAndPortDown) {
   EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/state"), "1: DOWN");
   EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/phys_state"), "3: Disabled");
   EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/rate"), "400 Gb/sec (4X NDR)");  // stale
+}
+
+TEST(RootBuilderVariants, PortDownIsGpu0sNic) {
+  // mlx5_0 is the NIC under GPU0's switch: NCCL's IB transport skips the
+  // inactive port, leaving GPU0 only PHB NICs while GPU1 keeps mlx5_3.
+  ReadBack r(built("dgx-h100", {"port-down"}));
+  EXPECT_EQ(r.nccl_path("0000:1b:00.0", "mlx5_0"), "PIX");
+  EXPECT_EQ(r.nccl_path("0000:1b:00.0", "mlx5_3"), "PHB");
+  EXPECT_EQ(r.nccl_path("0000:43:00.0", "mlx5_3"), "PIX");
+}
+
+TEST(RootBuilderVariants, PortsAllDown) {
+  for (const auto& p : variant_changes("ports-all-down"))
+    EXPECT_TRUE(p.ends_with("/state") || p.ends_with("/phys_state") || p.ends_with("/operstate") ||
+                p.ends_with("/carrier"))
+        << p;
+  std::string root = built("dgx-h100", {"ports-all-down"});
+  auto devices = Root(root).list("/sys/class/infiniband");
+  EXPECT_EQ(devices.size(), 12u);
+  for (const auto& dev : devices) {
+    EXPECT_EQ(read(root, "/sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN") << dev;
+    EXPECT_EQ(read(root, "/sys/class/infiniband/" + dev + "/ports/1/phys_state"), "3: Disabled") << dev;
+  }
+  EXPECT_EQ(read(root, "/sys/class/net/enp41s0f0np0/operstate"), "down");
+}
+
+TEST(RootBuilderVariants, NoUverbs) {
+  for (const auto& p : variant_changes("no-uverbs"))
+    EXPECT_TRUE(p.find("infiniband_verbs") != std::string::npos || p == "/proc/modules" ||
+                starts_with_any(p, {"/sys/module/ib_uverbs", "/sys/module/rdma_ucm"}))
+        << p;
+  std::string root = built("dgx-h100", {"no-uverbs"});
+  Root r(root);
+  EXPECT_FALSE(r.exists("/sys/class/infiniband_verbs"));
+  EXPECT_FALSE(r.exists("/sys/module/ib_uverbs"));
+  EXPECT_FALSE(r.exists("/sys/module/rdma_ucm"));
+  EXPECT_EQ(read(root, "/proc/modules").find("ib_uverbs"), std::string::npos);
+  EXPECT_EQ(r.list("/sys/class/infiniband").size(), 12u);
+  for (const char* bdf : {"0000:18:00.0", "0000:29:00.1", "0000:dc:00.0"})
+    EXPECT_FALSE(r.exists(dev_path("dgx-h100", bdf) + "/infiniband_verbs")) << bdf;
+  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/lid"),
+            read(built("dgx-h100"), "/sys/class/infiniband/mlx5_0/ports/1/lid"));
+}
+
+TEST(RootBuilderVariants, PeermemNewStack) {
+  for (const auto& p : variant_changes("peermem-new-stack"))
+    EXPECT_TRUE(p == "/proc/cmdline" || p == "/proc/modules" ||
+                starts_with_any(p, {"/proc/sys/kernel/osrelease", "/proc/version", "/proc/driver/nvidia/version",
+                                    "/sys/module/", "/sys/kernel/mm/memory_peers"}))
+        << p;
+  std::string root = built("dgx-h100", {"peermem-new-stack"});
+  Root r(root);
+  EXPECT_EQ(read(root, "/sys/module/nvidia_peermem/version"), "550.127.05");
+  EXPECT_FALSE(r.exists("/sys/kernel/mm/memory_peers"));
+  EXPECT_EQ(read(root, "/proc/sys/kernel/osrelease"), "6.8.0-1015-nvidia");
+  EXPECT_NE(read(root, "/proc/cmdline").find("vmlinuz-6.8.0-1015-nvidia"), std::string::npos);
+  EXPECT_EQ(read(root, "/sys/module/mlx5_core/version"), "24.10-0.7.0");
+  EXPECT_EQ(read(root, "/sys/module/nvidia/taint"), "OE");
+}
+
+TEST(RootBuilderVariants, NcclInstalls) {
+  EXPECT_EQ(
+      variant_changes("nccl-2.18"),
+      (std::set<std::string>{"/usr", "/usr/lib", "/usr/lib/x86_64-linux-gnu",
+                             "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.6", "/usr/lib/x86_64-linux-gnu/libnccl.so.2",
+                             "/usr/lib/x86_64-linux-gnu/libnccl.so", "/usr/include", "/usr/include/nccl.h"}));
+  Root r(built("dgx-h100", {"nccl-2.18"}));
+  EXPECT_EQ(r.readlink("/usr/lib/x86_64-linux-gnu/libnccl.so.2"), "libnccl.so.2.18.6");
+  EXPECT_EQ(r.resolve("/usr/lib/x86_64-linux-gnu/libnccl.so"), "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.6");
+  EXPECT_NE(r.read("/usr/lib/x86_64-linux-gnu/libnccl.so").content.find("NCCL version 2.18.6+cuda"), std::string::npos);
+  std::string header = r.read("/usr/include/nccl.h").content;
+  for (const char* line : {"#define NCCL_MAJOR 2\n", "#define NCCL_MINOR 18\n", "#define NCCL_PATCH 6\n",
+                           "#define NCCL_VERSION_CODE 21806\n"})
+    EXPECT_NE(header.find(line), std::string::npos) << line;
+
+  for (const auto& p : variant_changes("nccl-2.21-and-wheel-2.23")) EXPECT_TRUE(p.rfind("/usr", 0) == 0) << p;
+  Root w(built("dgx-h100", {"nccl-2.21-and-wheel-2.23"}));
+  EXPECT_EQ(w.resolve("/usr/lib/x86_64-linux-gnu/libnccl.so.2"), "/usr/lib/x86_64-linux-gnu/libnccl.so.2.21.5");
+  EXPECT_FALSE(w.exists("/usr/include/nccl.h"));
+  std::string metadata =
+      w.read("/usr/local/lib/python3.10/dist-packages/nvidia_nccl_cu12-2.23.4.dist-info/METADATA").content;
+  EXPECT_NE(metadata.find("\nName: nvidia-nccl-cu12\n"), std::string::npos);
+  EXPECT_NE(metadata.find("\nVersion: 2.23.4\n"), std::string::npos);
+  EXPECT_NE(w.read("/usr/local/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2").content.find("2.23.4"),
+            std::string::npos);
+}
+
+TEST(RootBuilderVariants, NicRemovedLeavesGpu0NoPixNic) {
+  std::string root = built("dgx-h100", {"nic-removed"});
+  Root r(root);
+  EXPECT_FALSE(r.exists("/sys/bus/pci/devices/0000:18:00.0"));
+  std::string dsp = dev_path("dgx-h100", "0000:17:00.0");
+  EXPECT_TRUE(r.is_dir(dsp));
+  EXPECT_EQ(read(root, dsp + "/secondary_bus_number"), "24");  // 0x18: the bus stays assigned
+  EXPECT_EQ(config_of(root, "0000:17:00.0").secondary_bus, 0x18);
+  EXPECT_EQ(r.list("/sys/class/infiniband").size(), 11u);
+  ReadBack b(root);
+  EXPECT_EQ(b.by("mlx5_0").address->str(), "0000:29:00.0");  // names shift in probe order
+  EXPECT_EQ(b.by("mlx5_2").address->str(), "0000:40:00.0");
+  for (const Endpoint* nic : b.topo.with_role(DeviceRole::Nic))
+    EXPECT_NE(b.nccl_path("0000:1b:00.0", nic->name), "PIX") << nic->name;
+  EXPECT_EQ(b.nccl_path("0000:1b:00.0", "mlx5_2"), "PHB");
+  EXPECT_EQ(b.nccl_path("0000:43:00.0", "mlx5_2"), "PIX");  // GPU1, GPU0's NVLink peer
+}
+
+TEST(RootBuilderVariants, RoceDualPort) {
+  std::string root = built("roce-node", {"dual-port"});
+  ReadBack r(root);
+  EXPECT_EQ(r.count(DeviceRole::Nic), 16u);
+  for (const char* nic : {"mlx5_0", "mlx5_1"}) {
+    EXPECT_EQ(read(root, std::string("/sys/class/infiniband/") + nic + "/ports/1/state"), "4: ACTIVE");
+    EXPECT_EQ(r.nccl_path("0000:18:00.0", nic), "PIX") << nic;
+  }
+  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_1/sys_image_guid"),
+            read(root, "/sys/class/infiniband/mlx5_0/sys_image_guid"));
+  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_1/ports/1/gids/3"), "0000:0000:0000:0000:0000:ffff:0a0b:000c");
+  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_1/ports/1/rate"), "200 Gb/sec (4X HDR)");
+  EXPECT_EQ(r.smi("mlx5_0", "mlx5_1"), "PIX");
+}
+
+TEST(RootBuilderVariants, AwsP5OfiPlugin) {
+  EXPECT_EQ(changed(built("aws-p5"), built("aws-p5", {"ofi-plugin"})),
+            (std::set<std::string>{"/opt", "/opt/amazon", "/opt/amazon/ofi-nccl", "/opt/amazon/ofi-nccl/lib",
+                                   "/opt/amazon/ofi-nccl/lib/libnccl-net.so", "/opt/amazon/efa", "/opt/amazon/efa/lib",
+                                   "/opt/amazon/efa/lib/libfabric.so.1", "/etc/ld.so.conf.d/000_efa.conf"}));
+  std::string root = built("aws-p5", {"ofi-plugin"});
+  EXPECT_NE(read(root, "/opt/amazon/ofi-nccl/lib/libnccl-net.so").find("aws-ofi-nccl"), std::string::npos);
+  EXPECT_EQ(read(root, "/etc/ld.so.conf.d/000_efa.conf"), "/opt/amazon/efa/lib\n/opt/amazon/ofi-nccl/lib");
 }
 
 TEST(RootBuilderVariants, PeerMemory) {

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <thread>
 
 namespace gdrcheck {
@@ -114,6 +116,15 @@ TEST_F(RootTest, DirectoryIsNotAFile) {
   Root root(dir_);
   EXPECT_EQ(root.read("/sys/bus").status, FileRead::Status::NotAFile);
   EXPECT_TRUE(root.is_dir("/sys/bus/pci/devices/0000:17:00.0"));
+}
+
+TEST_F(RootTest, PlantedFifoIsNotAFileAndNeverBlocks) {
+  // A FIFO with no writer blocks a plain open() forever.
+  ASSERT_EQ(::mkfifo((dir_ + "/etc/nccl.conf").c_str(), 0644), 0);
+  Root root(dir_);
+  auto reading = std::async(std::launch::async, [&] { return root.read("/etc/nccl.conf").status; });
+  ASSERT_EQ(reading.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "read blocked on a FIFO";
+  EXPECT_EQ(reading.get(), FileRead::Status::NotAFile);
 }
 
 TEST_F(RootTest, UnreadableFileIsDenied) {

@@ -4,6 +4,8 @@
 // silently apply to every job on the node.
 #include "checks/node_evidence.h"
 #include "host/text_format.h"
+#include "checks/node_report.h"
+#include "nccl/ib_hca_filter.h"
 
 namespace gdrcheck {
 namespace {
@@ -25,6 +27,13 @@ std::string fix_for(const GdrPrediction& p) {
       return "see the nic and port findings, and NCCL_IB_HCA";
     case GdrCause::PeerMemory:
       return "see the peermem finding: load nvidia-peermem or enable the DMA-BUF path";
+    case GdrCause::OldNccl:
+      return "use NCCL >= 2.23.4 (it finds nvidia_peermem through /sys/module), or the DMA-BUF path (NVIDIA open "
+             "kernel module, Linux >= 5.12): this NCCL looks only for /sys/kernel/mm/memory_peers, which this RDMA "
+             "stack does not create";
+    case GdrCause::NvlinkUnknown:
+      return "run `nvidia-smi nvlink --status` (or capture it as /.gdrcheck/commands/nvidia-smi-nvlink-status.txt in "
+             "the root) so NVLink is known";
     case GdrCause::GpuSide:
       return "see the gpu finding: this GPU cannot (or is not known to) do GPUDirect RDMA";
     case GdrCause::Distance:
@@ -41,10 +50,13 @@ std::string fix_for(const GdrPrediction& p) {
 }
 
 Finding one_gpu(const NodeEvidence& e, const GdrPrediction& p) {
-  std::string head = "NCCL " + e.nccl_version.str() + ": ";
+  std::string head = "NCCL " + (e.nccl ? e.nccl->found : e.nccl_version).str() + ": ";
   std::string via =
       p.nics.empty() ? "no NIC" : nic_names(e, p) + " (" + nccl_path_name(p.path) + ", level " + p.level + ")";
+  if (!p.pxn_peer.empty()) via += " through " + p.pxn_peer + "'s NIC (PXN)";
   std::vector<std::string> ev = p.rules;
+  if (e.nccl) ev.insert(ev.begin(), "NCCL release: " + e.nccl->describe());
+  for (const auto& f : p.fail_reasons) ev.push_back("will fail: " + f);
   if (p.send == Tri::Yes && p.recv == Tri::Yes)
     return ok("nccl", p.gpu, head + "GPUDirect RDMA send and receive via " + via, ev);
   if (p.send == Tri::Unknown || p.recv == Tri::Unknown)
@@ -86,10 +98,12 @@ std::vector<Finding> settings(const NodeEvidence& e) {
   if (const NcclSetting* topo = s.find("NCCL_TOPO_FILE")) {
     auto it = e.host.nccl_files.find(topo->value);
     bool exists = it != e.host.nccl_files.end() && it->second;
+    // NCCL only warns about a missing file and detects the topology itself
+    // (src/graph/topo.cc:ncclTopoGetSystem), so neither case is critical.
     out.push_back(problem(
-        "nccl", "NCCL_TOPO_FILE", exists ? Status::Warning : Status::Critical,
-        exists ? "NCCL_TOPO_FILE forces a topology file: NCCL ignores the real PCI tree"
-               : "NCCL_TOPO_FILE points to a file that does not exist",
+        "nccl", "NCCL_TOPO_FILE", Status::Warning,
+        exists ? "NCCL_TOPO_FILE forces a topology file: NCCL builds its topology from it, not from the PCI tree"
+               : "NCCL_TOPO_FILE points to a file that does not exist: NCCL warns and detects the topology itself",
         {"NCCL_TOPO_FILE=" + topo->value + " (" + topo->origin + ")"},
         "unset it unless this is a VM whose vendor ships the topology file; check the file matches the hardware"));
   }
@@ -108,9 +122,52 @@ std::vector<Finding> settings(const NodeEvidence& e) {
 
 }  // namespace
 
+// "GPU0, GPU1 and GPU5": the GPUs whose prediction matches.
+std::string gpus_where(const std::vector<GdrPrediction>& preds, bool (*pick)(const GdrPrediction&)) {
+  std::vector<std::string> ids;
+  for (const auto& p : preds)
+    if (pick(p)) ids.push_back(p.gpu);
+  return join(ids, ", ");
+}
+
+bool no_gdr(const GdrPrediction& p) {
+  return p.recv == Tri::No;
+}
+bool send_staged(const GdrPrediction& p) {
+  return p.recv == Tri::Yes && p.send == Tri::No;
+}
+
+// Another NCCL release on the node that would decide differently: jobs that
+// load it (a wheel in a venv, a conda env) get that behaviour. A WARNING,
+// not CRITICAL: the node is fine for jobs using the release predicted above.
+std::vector<Finding> alternatives(const NodeEvidence& e) {
+  std::vector<Finding> out;
+  if (!e.nccl_alternatives) return out;
+  std::string primary_none = gpus_where(e.predictions, no_gdr), primary_send = gpus_where(e.predictions, send_staged);
+  for (const auto& alt : *e.nccl_alternatives) {
+    std::string none = gpus_where(alt.predictions, no_gdr), send = gpus_where(alt.predictions, send_staged);
+    if (none == primary_none && send == primary_send) continue;
+    std::vector<std::string> ev{"NCCL release: " + alt.nccl.describe()};
+    for (const auto& p : alt.predictions)
+      if (no_gdr(p) || send_staged(p)) {
+        ev.push_back(p.gpu + ": " + p.decided_by);
+        break;
+      }
+    std::string what = !none.empty() ? "no GPUDirect RDMA on " + none : "sends staged through host memory on " + send;
+    out.push_back(problem("nccl", "NCCL " + alt.nccl.found.str(), Status::Warning,
+                          "jobs that load NCCL " + alt.nccl.found.str() + " (" + alt.nccl.origin + ") get " + what, ev,
+                          alt.predictions.empty() || alt.predictions.front().causes.empty()
+                              ? "use the NCCL release predicted above"
+                              : fix_for(alt.predictions.front())));
+  }
+  return out;
+}
+
 std::vector<Finding> check_nccl(const NodeEvidence& e) {
   std::vector<Finding> out;
   for (const auto& p : e.predictions) out.push_back(one_gpu(e, p));
+  auto alt = alternatives(e);
+  out.insert(out.end(), alt.begin(), alt.end());
   auto more = settings(e);
   out.insert(out.end(), more.begin(), more.end());
   return out;

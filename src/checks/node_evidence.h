@@ -9,10 +9,13 @@
 #include "checks/finding.h"
 #include "host/host_state.h"
 #include "nccl/gdr_predict.h"
+#include "nccl/version_choice.h"
 #include "topology/path_matrix.h"
 #include "topology/topology.h"
 
 namespace gdrcheck {
+
+struct NcclAlternative;
 
 struct NodeEvidence {
   const Topology& topology;
@@ -20,6 +23,8 @@ struct NodeEvidence {
   const HostState& host;
   const std::vector<GdrPrediction>& predictions;
   NcclVersion nccl_version;
+  const NcclVersionChoice* nccl = nullptr;                         // which release, and why
+  const std::vector<NcclAlternative>* nccl_alternatives = nullptr;  // other releases found
 
   const PciFunctionState* function(const Endpoint& e) const;
   const RdmaDevice* rdma(const std::string& name) const;
@@ -44,5 +49,15 @@ std::vector<Finding> check_nccl(const NodeEvidence& e);
 // preconditions), derived from the host state; shared by the peermem check
 // and the NCCL prediction so both say the same thing.
 GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h);
+
+// What the prediction needs to know of each GPU (compute capability,
+// GDR-capable class, NVLink-C2C) and each RDMA port (uverbs, state, link
+// layer, rate), from the topology and the host state (nccl_inputs.cc).
+std::map<std::string, GpuFacts> gpu_facts(const Topology& t, const HostState& h);
+std::optional<std::vector<NicPortFacts>> nic_port_facts(const Topology& t, const HostState& h);
+// The NCCL installs of the host as the version plan takes them.
+std::vector<NcclFound> nccl_found(const HostState& h);
+// The net plugin NCCL would load (NCCL_NET_PLUGIN, else libnccl-net.so).
+std::optional<NetPluginFacts> net_plugin_facts(const HostState& h);
 
 }  // namespace gdrcheck

@@ -5,30 +5,112 @@
 #include "checks/manifest.h"
 #include "checks/node_evidence.h"
 #include "host/device_ids.h"
+#include "topology/nccl_view.h"
+#include "topology/nccl_xml_source.h"
 
 namespace gdrcheck {
 namespace {
 
-std::map<std::string, GpuFacts> gpu_facts(const Topology& t) {
-  std::map<std::string, GpuFacts> out;
-  for (const Endpoint* g : t.with_role(DeviceRole::Gpu)) {
-    GpuFacts f;
-    if (g->node >= 0)
-      if (auto info = nvidia_gpu_info(t.nodes[g->node].device, g->model)) f.sm = info->sm;
-    out[g->id] = f;
-  }
+// Endpoint ids of `from` by bus id, for the devices `to` also has.
+std::map<std::string, std::string> ids_by_address(const Topology& from, const Topology& to) {
+  std::map<std::string, std::string> out;
+  for (const auto& a : from.endpoints)
+    for (const auto& b : to.endpoints)
+      if (a.address && b.address && *a.address == *b.address && a.role == b.role) out[a.id] = b.id;
   return out;
 }
 
-std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const NodeOptions& o) {
-  Topology view = nccl_view(t, o.view);
+std::string mapped(const std::map<std::string, std::string>& m, const std::string& id) {
+  auto it = m.find(id);
+  return it == m.end() ? id : it->second;
+}
+
+// What NCCL would build its topology from. NCCL_TOPO_FILE (any release) or
+// the virtual topology a hypervisor agent leaves (from 2.10.3) replaces the
+// PCI probe; GPUs and NICs are still matched by bus id.
+struct PredictionTopology {
+  Topology view;
+  std::string source = "sysfs";
+  std::map<std::string, std::string> to_file, from_file;  // endpoint ids, host ↔ file
+  std::vector<std::string> notes;
+};
+
+PredictionTopology prediction_topology(const Topology& t, const HostState& h, const NodeOptions& o,
+                                       const NcclVersion& v) {
+  PredictionTopology p;
+  const auto& f = h.nccl_topology_file;
+  bool used = f && f->xml && (f->from_setting || v >= NcclVersion{2, 10, 3});
+  if (used) try {
+      Topology file = read_nccl_xml(*f->xml, f->path);
+      p.to_file = ids_by_address(t, file);
+      p.from_file = ids_by_address(file, t);
+      std::size_t gpus = t.with_role(DeviceRole::Gpu).size();
+      std::size_t matched = 0;
+      for (const Endpoint* g : t.with_role(DeviceRole::Gpu)) matched += p.to_file.count(g->id);
+      if (matched == gpus && gpus > 0) {
+        for (auto& e : file.endpoints)  // the host's RDMA names for the file's NICs
+          if (const Endpoint* host = t.find(mapped(p.from_file, e.id)); host && e.role == DeviceRole::Nic)
+            e.name = host->name, e.rdma_device = host->rdma_device;
+        p.view = nccl_view(file, o.view);
+        p.source = f->path;
+        return p;
+      }
+      p.notes.push_back(f->path + " lists " + std::to_string(matched) + " of the host's " + std::to_string(gpus) +
+                        " GPUs by bus id: predicted from the PCI tree");
+    } catch (const std::exception& e) {
+      p.notes.push_back(f->path + ": " + e.what() + " (NCCL fails to load it)");
+    }
+  p.to_file.clear();
+  p.from_file.clear();
+  p.view = nccl_view(t, o.view);
+  return p;
+}
+
+template <class T>
+std::map<std::string, T> rekeyed(const std::map<std::string, T>& by_id, const std::map<std::string, std::string>& m) {
+  if (m.empty()) return by_id;
+  std::map<std::string, T> out;
+  for (const auto& [id, v] : by_id) out[mapped(m, id)] = v;
+  return out;
+}
+
+// Predictions in the host topology's endpoint ids.
+void back_to_host_ids(std::vector<GdrPrediction>& preds, const std::map<std::string, std::string>& from_file) {
+  if (from_file.empty()) return;
+  for (auto& p : preds) {
+    p.gpu = mapped(from_file, p.gpu);
+    for (auto& n : p.nics) n = mapped(from_file, n);
+    p.send_nic = mapped(from_file, p.send_nic);
+    p.recv_nic = mapped(from_file, p.recv_nic);
+    if (!p.pxn_peer.empty()) p.pxn_peer = mapped(from_file, p.pxn_peer);
+  }
+}
+
+std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const NodeOptions& o,
+                                   const NcclVersion& v, std::string* source) {
+  PredictionTopology pt = prediction_topology(t, h, o, v);
   GdrPredictInput in;
-  in.nccl_view = &view;
-  in.gpus = gpu_facts(t);
+  in.nccl_view = &pt.view;
+  in.gpus = rekeyed(gpu_facts(t, h), pt.to_file);
+  for (auto& [id, f] : in.gpus)
+    for (auto& peer : f.nvlink_peers) peer = mapped(pt.to_file, peer);
   in.host = gdr_host_facts(t, h);
+  if (auto ports = nic_port_facts(t, h)) {
+    for (auto& port : *ports) port.nic_id = mapped(pt.to_file, port.nic_id);
+    in.ports = ports;
+  }
+  in.net_plugin = net_plugin_facts(h);
   in.settings = h.nccl;
-  in.version = o.nccl_version;
-  return predict_gdr(in);
+  in.version = v;
+  std::vector<GdrPrediction> out = predict_gdr(in);
+  back_to_host_ids(out, pt.from_file);
+  for (auto& p : out) {
+    if (pt.source != "sysfs")
+      p.rules.insert(p.rules.begin(), "NCCL builds its topology from " + pt.source + ", not from the PCI tree");
+    p.rules.insert(p.rules.begin(), pt.notes.begin(), pt.notes.end());
+  }
+  if (source) *source = pt.source;
+  return out;
 }
 
 std::vector<Finding> run_checks(const NodeEvidence& e) {
@@ -52,11 +134,20 @@ bool related(const Finding& f, const std::string& gpu, const std::string& nic_id
   return std::any_of(f.affects.begin(), f.affects.end(), names);
 }
 
+// Findings that make a transfer NCCL selected fail or hang rather than
+// fall back: P2P traffic redirected upstream or translated by the IOMMU.
+bool breaks_transfers(const Finding& f) {
+  return f.status == Status::Critical && (f.check == "acs" || f.check == "iommu");
+}
+
+GdrUse use_of(Tri selected, const std::vector<std::string>& fail_reasons) {
+  if (selected == Tri::Yes && !fail_reasons.empty()) return GdrUse::Fail;
+  return gdr_use_of(selected);
+}
+
 PairVerdict verdict_for(const NodeReport& r, const GdrPrediction& p) {
   PairVerdict v;
   v.gpu = p.gpu;
-  v.gdr_send = p.send;
-  v.gdr_recv = p.recv;
   v.nccl_path = nccl_path_name(p.path);
   if (!p.nics.empty()) {
     v.nic = p.nics.front();
@@ -69,7 +160,11 @@ PairVerdict verdict_for(const NodeReport& r, const GdrPrediction& p) {
     if (related(f, p.gpu, v.nic, v.nic_name)) {
       v.status = worse(v.status, f.status);
       if (f.status != Status::Ok) bad.push_back(&f);
+      if (breaks_transfers(f)) v.fail_reasons.push_back(f.check + ": " + f.summary);
     }
+  v.fail_reasons.insert(v.fail_reasons.end(), p.fail_reasons.begin(), p.fail_reasons.end());
+  v.gdr_send = use_of(p.send, v.fail_reasons);
+  v.gdr_recv = use_of(p.recv, v.fail_reasons);
   std::stable_sort(bad.begin(), bad.end(), [](const Finding* a, const Finding* b) {
     return worse(a->status, b->status) == a->status && a->status != b->status;
   });
@@ -85,10 +180,14 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.topology = std::move(topology);
   r.root = host.root;
   r.host = host.hostname.value.value_or("unknown");
-  r.nccl_version = options.nccl_version;
+  NcclVersionPlan plan = plan_nccl_versions(options.nccl_version, nccl_found(host));
+  r.nccl = plan.primary;
+  r.nccl_version = plan.primary.rules;
   r.paths = compute_paths(r.topology, options.view);
-  r.predictions = predict(r.topology, host, options);
-  NodeEvidence e{r.topology, r.paths, host, r.predictions, options.nccl_version};
+  r.predictions = predict(r.topology, host, options, r.nccl_version, &r.nccl_topology);
+  for (const auto& other : plan.others)
+    r.nccl_alternatives.push_back({other, predict(r.topology, host, options, other.rules, nullptr)});
+  NodeEvidence e{r.topology, r.paths, host, r.predictions, r.nccl_version, &r.nccl, &r.nccl_alternatives};
   r.findings = run_checks(e);
   if (options.manifest) {
     auto diffs = check_manifest(r, host, *options.manifest);

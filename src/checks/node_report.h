@@ -11,13 +11,16 @@
 #include "checks/finding.h"
 #include "host/host_state.h"
 #include "nccl/gdr_predict.h"
+#include "nccl/version_choice.h"
 #include "topology/path_matrix.h"
 #include "topology/topology.h"
 
 namespace gdrcheck {
 
 struct NodeOptions {
-  NcclVersion nccl_version = NcclVersion::newest();
+  // The release to predict for (--nccl-version); unset: the NCCL found in
+  // the root, else the newest release gdrcheck knows (nccl/version_choice.h).
+  std::optional<NcclVersion> nccl_version;
   NcclViewOptions view;
   std::optional<nlohmann::json> manifest;  // validated gdrcheck.manifest/1
 };
@@ -28,17 +31,35 @@ struct PairVerdict {
   std::string nic_name;  // mlx5_0
   std::string path;      // nvidia-smi class
   std::string nccl_path;
-  Tri gdr_send = Tri::Unknown, gdr_recv = Tri::Unknown;
+  // Whether GPUDirect RDMA carries each direction (nccl/tri.h GdrUse): NCCL's
+  // decision, turned into Fail when a critical host finding on this pair
+  // (ACS redirect, IOMMU translation) breaks the transfer NCCL selected.
+  GdrUse gdr_send = GdrUse::Unknown, gdr_recv = GdrUse::Unknown;
+  std::vector<std::string> fail_reasons;  // why a direction is Fail
   Status status = Status::Unknown;
   std::string reason;                // the worst related finding's summary
   std::vector<std::string> reasons;  // every non-OK related finding, worst first
+
+  // GPUDirect-ready: both directions yes and nothing wrong on the pair. The
+  // one meaning of "ready" in node's summary, the pair table and cluster.
+  bool ready() const { return gdr_send == GdrUse::Yes && gdr_recv == GdrUse::Yes && status == Status::Ok; }
+};
+
+// The prediction for another NCCL release found on the node.
+struct NcclAlternative {
+  NcclVersionChoice nccl;
+  std::vector<GdrPrediction> predictions;
 };
 
 struct NodeReport {
   std::string host;
   std::string root;
   Status status = Status::Unknown;
-  NcclVersion nccl_version;
+  NcclVersion nccl_version;  // the release whose rules the predictions follow (= nccl.rules)
+  NcclVersionChoice nccl;    // which release, and where it was found
+  std::vector<NcclAlternative> nccl_alternatives;
+  // The topology NCCL's prediction was made on: "sysfs" or the topology file.
+  std::string nccl_topology;
   Topology topology;
   TopologyPaths paths;
   std::vector<GdrPrediction> predictions;

@@ -44,7 +44,11 @@ std::vector<std::string> peermem_evidence(const HostState& h) {
   return ev;
 }
 
-Finding no_module_finding(const NodeEvidence& e, const GdrHostFacts& facts, std::vector<std::string> ev) {
+Finding no_module_finding(const NodeEvidence& e, GdrHostFacts facts, std::vector<std::string> ev) {
+  if (facts.dmabuf_possible == Tri::Yes && facts.ibv_reg_dmabuf_mr == Tri::No) {
+    facts.dmabuf_possible = Tri::No;
+    facts.dmabuf_reason = facts.rdma_core + " has no ibv_reg_dmabuf_mr (rdma-core v34+)";
+  }
   ev.push_back("DMA-BUF: " + facts.dmabuf_reason);
   if (facts.dmabuf_possible == Tri::Yes)
     return ok("peermem", "host",
@@ -66,6 +70,11 @@ Finding no_module_finding(const NodeEvidence& e, const GdrHostFacts& facts, std:
 
 GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h) {
   GdrHostFacts f;
+  f.memory_peers_dir = h.memory_peers_dir ? Tri::Yes : Tri::No;
+  if (h.rdma_core) {
+    f.rdma_core = "rdma-core v" + std::to_string(h.rdma_core->release) + " (" + h.rdma_core->path + ")";
+    f.ibv_reg_dmabuf_mr = h.rdma_core->release >= 34 ? Tri::Yes : Tri::No;
+  }
   for (const char* p : {kNvMem, kNvMemNc, "/sys/kernel/mm/memory_peers/nvidia-peermem/version", kPeermemModule,
                         "/sys/module/nv_peer_mem/version"})
     if (auto it = h.peermem_files.find(p); it != h.peermem_files.end()) f.peermem_files[p] = it->second;
@@ -87,6 +96,7 @@ GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h) {
     f.dmabuf_reason = "kernel " + k + " is older than 5.12";
   else if (sm != 0 && sm < 75)
     f.dmabuf_reason = "a GPU older than Turing";
+
   else {
     f.dmabuf_possible = sm == 0 ? Tri::Unknown : Tri::Yes;
     f.dmabuf_reason =
@@ -111,13 +121,21 @@ std::vector<Finding> check_peermem(const NodeEvidence& e) {
                     "replace it with nvidia-peermem (rmmod nv_peer_mem; modprobe nvidia-peermem)")};
   if (peermem_loaded && registered(h))
     return {ok("peermem", "host", "nvidia_peermem loaded and registered with the RDMA core (nv_mem)", ev)};
+  if (peermem_loaded && !h.memory_peers_dir)
+    return {ok("peermem", "host",
+               "nvidia_peermem loaded; this RDMA stack does not list registrations in /sys/kernel/mm/memory_peers "
+               "(current MLNX_OFED/DOCA on 6.x kernels): NCCL >= 2.23 finds the module, NCCL <= 2.22 does not (see "
+               "the nccl findings); `gdrcheck bench rdma` proves registration",
+               ev)};
   if (peermem_loaded || legacy_loaded)
-    return {problem("peermem", "host", Status::Critical,
+    return {problem("peermem", "host", Status::Warning,
                     std::string(peermem_loaded ? "nvidia_peermem" : "nv_peer_mem") +
-                        " is loaded but not registered: no /sys/kernel/mm/memory_peers/nv_mem*",
+                        " is loaded, but /sys/kernel/mm/memory_peers lists no nv_mem client: registration cannot be "
+                        "confirmed from files",
                     ev,
-                    "the RDMA core lacks the PeerDirect API (inbox rdma stack): install MLNX_OFED/DOCA-OFED, rebuild "
-                    "nvidia-peermem against it, then modprobe -r nvidia_peermem && modprobe nvidia_peermem")};
+                    "run `gdrcheck bench rdma` (ib_write_bw with GPU memory) to prove registration; if it fails, "
+                    "rebuild the module against the installed MLNX_OFED/DOCA-OFED and reload it (modprobe -r "
+                    "nvidia_peermem && modprobe nvidia_peermem)")};
   return {no_module_finding(e, facts, ev)};
 }
 

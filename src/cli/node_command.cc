@@ -77,6 +77,10 @@ NodeOptions node_options(const NodeCliOptions& o) {
   if (!o.nccl_version.empty()) {
     auto v = NcclVersion::parse(o.nccl_version);
     if (!v) throw CLI::ValidationError("--nccl-version", "'" + o.nccl_version + "' is not a version like 2.21.5");
+    if (!version_with_rules(*v, "--nccl-version"))
+      throw CLI::ValidationError("--nccl-version", "gdrcheck has no rules for NCCL " + v->str() +
+                                                       " (it follows NCCL 2.4 to " + NcclVersion::newest().str() +
+                                                       "; newer releases are predicted with the newest rules)");
     n.nccl_version = *v;
   }
   n.view.flatten_bcm = !o.no_bcm_flatten;
@@ -118,7 +122,7 @@ CommandRun add_node_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");
   cmd->add_flag("-v,--verbose", o->verbose, "print the evidence of OK findings too");
   cmd->add_option("--env", o->env, "NCCL setting NAME=VALUE as the job would have it; repeatable");
-  cmd->add_option("--nccl-version", o->nccl_version, "predict for this NCCL release (default: newest known, 2.30.7)");
+  cmd->add_option("--nccl-version", o->nccl_version, "predict for this NCCL release (default: the NCCL installed in the root, else the newest known)");
   cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten, "NCCL before 2.20: no Broadcom Gen5 switch flattening");
   cmd->add_option("--manifest", o->manifest, "the site's expected node (JSON): every difference is a finding");
   cmd->add_option("--write-manifest", o->write_manifest, "write this node's manifest to a new file (from a good node)");

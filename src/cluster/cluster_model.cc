@@ -72,7 +72,8 @@ ClusterNode understand(const NodeOutcome& o, const std::string& source, const Cl
     return severity(a.status) > severity(b.status);
   });
   n.gpus = r.pairs.size();
-  for (const auto& p : r.pairs) n.gdr_gpus += p.gdr_send == "yes" && p.gdr_recv == "yes";
+  // GPUDirect-ready means what node means by it (PairVerdict::ready).
+  for (const auto& p : r.pairs) n.gdr_gpus += p.gdr_send == "yes" && p.gdr_recv == "yes" && p.status == Status::Ok;
   n.gdr_ready = n.status == Status::Ok && n.gpus > 0 && n.gdr_gpus == n.gpus;
   n.fingerprint = fingerprint(r);
   return n;

@@ -20,6 +20,22 @@ struct GpuInfo {
 // nullopt for an NVIDIA device ID not in the table.
 std::optional<GpuInfo> nvidia_gpu_info(uint16_t device_id, const std::string& pci_name = "");
 
+// How a GPU model can reach other GPUs over NVLink, from its device ID.
+//  Sxm:           an SXM module (V100 SXM2/SXM3, A100/A800 SXM4, H100/H800/H200
+//                 SXM5, B200 ...): it only exists on an HGX/DGX baseboard,
+//                 which always links its GPUs (directly or through NVSwitch).
+//  BridgeCapable: a PCIe card with NVLink bridge connectors (A100 PCIe, H100
+//                 PCIe/NVL, A40, RTX A6000, RTX 3090 ...): linked only when a
+//                 bridge is fitted, which no file shows.
+//  None:          the model has no NVLink at all (T4, L4, L40S, A10, RTX 4090 ...).
+//  Unknown:       not in the table.
+enum class NvLinkFormFactor { Unknown, Sxm, BridgeCapable, None };
+const char* nvlink_form_factor_name(NvLinkFormFactor f);  // "unknown", "sxm", "pcie-bridge-capable", "no-nvlink"
+
+// `pci_name` (pci.ids, "AD102 [GeForce RTX 4090]") decides for consumer parts
+// not in the table: GeForce RTX 40 and 50 series have no NVLink connector.
+NvLinkFormFactor nvlink_form_factor(uint16_t device_id, const std::string& pci_name = "");
+
 struct NicInfo {
   std::string model;   // "ConnectX-7", "BlueField-3", "ConnectX-6 Dx"
   int generation = 0;  // ConnectX generation (3..10); for BlueField, that of its integrated ConnectX

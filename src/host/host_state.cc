@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "host/root_search.h"
 #include "host/sysfs_values.h"
 
 namespace gdrcheck {
@@ -63,6 +64,16 @@ RdmaPort read_port(const Root& root, const std::string& dir, int number) {
   return p;
 }
 
+// No uverbs device for an RDMA device: the class exists without one, or the
+// capture shows the RDMA driver stack loaded and neither ib_uverbs nor its
+// class (built-in ib_uverbs still creates the class). A capture that shows
+// neither says nothing, and stays unknown.
+bool uverbs_absent(const Root& root) {
+  if (root.is_dir("/sys/class/infiniband_verbs")) return true;
+  bool stack_loaded = root.is_dir("/sys/module/ib_core") && root.is_dir("/sys/module/mlx5_ib");
+  return stack_loaded && !root.is_dir("/sys/module/ib_uverbs");
+}
+
 // RDMA devices with a PCI function; virtual ones (scif0, rxe) are skipped.
 std::vector<RdmaDevice> read_rdma(const Root& root) {
   std::vector<RdmaDevice> out;
@@ -77,6 +88,10 @@ std::vector<RdmaDevice> read_rdma(const Root& root) {
     d.hca_type = read_fact(root, dir + "/hca_type");
     d.board_id = read_fact(root, dir + "/board_id");
     d.node_type = read_fact(root, dir + "/node_type");
+    if (!root.list(dir + "/device/infiniband_verbs").empty())
+      d.uverbs = true;
+    else if (uverbs_absent(root))
+      d.uverbs = false;
     for (const auto& p : root.list(dir + "/ports"))
       if (auto n = parse_sysfs_int(p)) d.ports.push_back(read_port(root, dir + "/ports/" + p, static_cast<int>(*n)));
     out.push_back(std::move(d));
@@ -129,6 +144,28 @@ void read_peer_memory(const Root& root, HostState& h) {
   h.memory_peers = root.list("/sys/kernel/mm/memory_peers");
 }
 
+// NCCL reads NCCL_TOPO_FILE when set, and only then; otherwise the virtual
+// topology a hypervisor agent leaves (src/graph/topo.cc:ncclTopoGetSystem,
+// the default file from v2.10.3-1).
+std::optional<NcclTopologyFile> read_topology_file(const Root& root, const NcclSettings& nccl) {
+  NcclTopologyFile f;
+  const NcclSetting* topo = nccl.find("NCCL_TOPO_FILE");
+  f.from_setting = topo != nullptr;
+  f.path = topo ? topo->value : "/var/run/nvidia-topologyd/virtualTopology.xml";
+  if (f.path.empty()) return std::nullopt;
+  if (!is_regular_file(root, f.path)) {
+    if (!f.from_setting) return std::nullopt;
+    f.problem = root.exists(f.path) ? "not a regular file" : "not found";
+    return f;
+  }
+  FileRead r = root.read(f.path, 4u << 20);
+  if (r.ok())
+    f.xml = std::move(r.content);
+  else
+    f.problem = r.problem();
+  return f;
+}
+
 }  // namespace
 
 std::string Fact::evidence() const {
@@ -159,6 +196,11 @@ HostState read_host_state(const Root& root, const Topology& topology, const Host
   h.rdma = read_rdma(root);
   h.nccl = read_nccl_settings(root, options);
   if (const NcclSetting* topo = h.nccl.find("NCCL_TOPO_FILE")) h.nccl_files[topo->value] = root.exists(topo->value);
+  h.nccl_topology_file = read_topology_file(root, h.nccl);
+  h.nccl_installed = find_installed_nccl(root);
+  h.net_plugins = find_net_plugins(root);
+  h.rdma_core = find_rdma_core(root);
+  if (options.run_nvidia_smi || !root.is_live()) h.nvidia_smi = read_nvidia_smi_outputs(root);
   return h;
 }
 

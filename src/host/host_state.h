@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "host/nccl_install.h"
+#include "host/nccl_net_plugins.h"
+#include "host/nvidia_smi_outputs.h"
+#include "host/rdma_core_version.h"
 #include "host/root.h"
 #include "nccl/nccl_settings.h"
 #include "topology/pci_address.h"
@@ -51,12 +55,23 @@ struct RdmaDevice {
   std::optional<PciAddress> pci;
   Fact fw_ver, hca_type, board_id, node_type;
   std::vector<RdmaPort> ports;
+  // A uverbs char device exists for it (device/infiniband_verbs/uverbsN):
+  // without one (ib_uverbs not loaded) ibverbs lists no device. nullopt =
+  // the capture does not show the infiniband_verbs class at all.
+  std::optional<bool> uverbs;
 };
 
 struct ModuleState {
   bool loaded = false;  // /sys/module/<name> exists
   Fact version;         // /sys/module/<name>/version
   Fact taint;
+};
+
+struct NcclTopologyFile {
+  std::string path;
+  bool from_setting = false;       // NCCL_TOPO_FILE; else the default virtual topology
+  std::optional<std::string> xml;  // its content when readable
+  std::string problem;             // why not
 };
 
 struct HostState {
@@ -75,10 +90,19 @@ struct HostState {
   NcclSettings nccl;
   // Files NCCL settings point to (NCCL_TOPO_FILE), and whether they exist.
   std::map<std::string, bool> nccl_files;
+  // The topology XML NCCL would load instead of probing (NCCL_TOPO_FILE, or
+  // /var/run/nvidia-topologyd/virtualTopology.xml when that is unset).
+  std::optional<NcclTopologyFile> nccl_topology_file;
+  std::vector<InstalledNccl> nccl_installed;  // NCCL libraries, headers, wheels, conda packages
+  std::vector<NetPluginFile> net_plugins;     // NCCL net plugin libraries
+  std::optional<RdmaCoreLibrary> rdma_core;   // the libibverbs in the library folders
+  NvidiaSmiOutputs nvidia_smi;                // captured or (live) run: topo -m, nvlink --status
   std::vector<std::string> problems;  // things that made reading partial
 };
 
 struct HostReadOptions {
+  // Run nvidia-smi on a live host (tests of live reading turn it off).
+  bool run_nvidia_smi = true;
   // NCCL settings layers, highest precedence first: the process environment
   // (NCCL_* only) and --env NAME=VALUE.
   std::vector<NcclSetting> environment;

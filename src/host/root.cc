@@ -147,7 +147,11 @@ FileRead Root::read(std::string_view inside, std::size_t max_bytes) const {
   FileRead r;
   r.path = std::string(inside);
   std::string loop;
-  int fd = open_inside(inside, O_RDONLY | O_CLOEXEC, &loop);
+  // O_NONBLOCK: a FIFO planted in a root from another machine would block the
+  // open until a writer appears; with it the open returns and the type check
+  // below refuses anything that is not a regular file. O_NOCTTY: a planted
+  // terminal device never becomes ours.
+  int fd = open_inside(inside, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, &loop);
   if (fd < 0) {
     int e = errno;
     if (e == ELOOP) {

@@ -38,4 +38,28 @@ inline std::string bytes_text(std::uint64_t b) {
   return std::to_string(b) + " " + units[u];
 }
 
+// Text from another machine (a conf value, a device name) made safe to
+// print: control bytes and DEL become \r, \n, \t or \xNN, so data can
+// never move the cursor or recolour a terminal.
+inline std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    const char* named = c == '\r' ? "\\r" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : nullptr;
+    if (named) {
+      out += named;
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", u);
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace gdrcheck

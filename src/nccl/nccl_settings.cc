@@ -7,7 +7,11 @@
 // appears to do.
 #include "nccl/nccl_settings.h"
 
+#include "host/text_format.h"
+
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 
 namespace gdrcheck {
 namespace {
@@ -39,8 +43,10 @@ struct LineParser {
 
   // A line NCCL would not turn into the setting it seems to name.
   std::optional<NcclSetting> parse(std::string_view line, int number) {
-    if (!line.empty() && line.back() == '\r') {
-      // NCCL 2.30 strips one CR; older releases keep it in the value.
+    bool cr = !line.empty() && line.back() == '\r';
+    if (cr) {
+      // NCCL 2.30.3+ strips one CR; older releases keep it in the value
+      // (settings_seen_by puts it back for them).
       line.remove_suffix(1);
       if (!crlf_reported) problem(number, "Windows (CRLF) line endings: older NCCL releases keep the CR in each value");
       crlf_reported = true;
@@ -65,7 +71,7 @@ struct LineParser {
       return std::nullopt;
     }
     check_value(name, value, number);
-    return NcclSetting{std::string(name), std::string(value), origin + ":" + std::to_string(number)};
+    return NcclSetting{std::string(name), std::string(value), origin + ":" + std::to_string(number), cr};
   }
 
   void check_value(std::string_view name, std::string_view value, int number) {
@@ -106,6 +112,26 @@ NcclSettings merge_nccl_settings(const std::vector<std::vector<NcclSetting>>& la
     for (const auto& s : layer)
       if (s.name.starts_with("NCCL_")) out.values.try_emplace(s.name, s);
   return out;
+}
+
+std::string NcclSetting::cite() const {
+  return printable(name) + "=" + printable(value) + " (from " + printable(origin) + ")";
+}
+
+NcclSettings settings_seen_by(const NcclSettings& s, const NcclVersion& version) {
+  if (version >= NcclVersion{2, 30, 3}) return s;
+  NcclSettings out = s;
+  for (auto& [name, setting] : out.values)
+    if (setting.carriage_return) setting.value += '\r';
+  return out;
+}
+
+long long nccl_int_param(const NcclSettings& s, const char* name, long long default_value) {
+  const NcclSetting* v = s.find(name);
+  if (!v || v->value.empty()) return default_value;
+  errno = 0;
+  long long n = std::strtoll(v->value.c_str(), nullptr, 0);
+  return errno ? default_value : n;
 }
 
 }  // namespace gdrcheck

@@ -59,6 +59,26 @@ json nics_json(const NodeReport& r, const HostState& h) {
   return out;
 }
 
+json endpoint_name(const NodeReport& r, const std::string& id) {
+  if (id.empty()) return nullptr;
+  const Endpoint* e = r.topology.find(id);
+  return e && e->role == DeviceRole::Nic ? json(e->name) : json(id);
+}
+
+// NCCL's own decision for the GPU, apart from what the host makes of it.
+json nccl_decision_json(const NodeReport& r, const GdrPrediction& p) {
+  return {{"version", r.nccl_version.str()},
+          {"net", p.net_name.empty() ? json(nullptr) : json(p.net_name)},
+          {"send_nic", endpoint_name(r, p.send_nic)},
+          {"recv_nic", endpoint_name(r, p.recv_nic)},
+          {"pxn_peer", p.pxn_peer.empty() ? json(nullptr) : json(p.pxn_peer)},
+          {"path", nccl_path_name(p.path)},
+          {"gdr_send", tri_name(p.send)},
+          {"gdr_recv", tri_name(p.recv)},
+          {"through", p.through.empty() ? json(nullptr) : json(p.through)},
+          {"rule", p.decided_by}};
+}
+
 json pairs_json(const NodeReport& r) {
   json out = json::array();
   for (const auto& p : r.pairs) {
@@ -70,10 +90,13 @@ json pairs_json(const NodeReport& r) {
                    {"nic_name", p.nic_name.empty() ? json(nullptr) : json(p.nic_name)},
                    {"path", p.path.empty() ? json(nullptr) : json(p.path)},
                    {"nccl_path", p.nccl_path},
-                   {"gdr_send", tri_name(p.gdr_send)},
-                   {"gdr_recv", tri_name(p.gdr_recv)},
+                   {"gdr_send", gdr_use_name(p.gdr_send)},
+                   {"gdr_recv", gdr_use_name(p.gdr_recv)},
+                   {"ready", p.ready()},
                    {"status", status_name(p.status)},
                    {"reasons", p.reasons},
+                   {"fail_reasons", p.fail_reasons},
+                   {"nccl", pred ? nccl_decision_json(r, *pred) : json(nullptr)},
                    {"nccl_rules", pred ? json(pred->rules) : json::array()},
                    {"nccl_level", pred ? json(pred->level) : json(nullptr)}});
   }

@@ -37,7 +37,7 @@ void write_table(std::ostream& out, const NodeReport& r, const NodeTextOptions& 
   for (const auto& p : r.pairs) {
     if (o.quiet && p.status == Status::Ok) continue;
     out << pad(p.gpu, 6) << pad(p.nic_name.empty() ? "-" : p.nic_name, 10) << pad(p.path.empty() ? "-" : p.path, 6)
-        << pad(p.nccl_path, 6) << pad(std::string(tri_name(p.gdr_send)) + "/" + tri_name(p.gdr_recv), 15)
+        << pad(p.nccl_path, 6) << pad(std::string(gdr_use_name(p.gdr_send)) + "/" + gdr_use_name(p.gdr_recv), 15)
         << status_cell(p.status, o, 10) << p.reason << "\n";
   }
   out << "\n";
@@ -91,7 +91,7 @@ void write_findings(std::ostream& out, const NodeReport& r, const NodeTextOption
 
 std::string node_summary_line(const NodeReport& r) {
   int ready = 0, crit = 0, warn = 0, unknown = 0;
-  for (const auto& p : r.pairs) ready += p.gdr_send == Tri::Yes && p.gdr_recv == Tri::Yes && p.status == Status::Ok;
+  for (const auto& p : r.pairs) ready += p.ready();
   for (const auto& f : r.findings) {
     crit += f.status == Status::Critical;
     warn += f.status == Status::Warning;
