@@ -49,8 +49,10 @@ TEST(Fingerprint, HealthyNode) {
 
 TEST(Fingerprint, EachVariantChangesItsAspect) {
   Fingerprint healthy = of({});
-  EXPECT_EQ(differences(healthy, of({"nic-slow"})), std::vector<std::string>{"port rates"});
-  EXPECT_EQ(differences(healthy, of({"port-down"})), std::vector<std::string>{"port states"});
+  // A slow or down port also moves the GPU's traffic to its NVLink peers'
+  // NICs (PXN: NCCL ranks by bandwidth, and skips ports that are not ACTIVE).
+  EXPECT_EQ(differences(healthy, of({"nic-slow"})), (std::vector<std::string>{"port rates", "pair classes"}));
+  EXPECT_EQ(differences(healthy, of({"port-down"})), (std::vector<std::string>{"port states", "pair classes"}));
   EXPECT_EQ(differences(healthy, of({"acs-redirect"})), std::vector<std::string>{"ACS"});
   EXPECT_EQ(aspect(of({"acs-redirect"}), "ACS"), "redirect on 0000:1a:00.0");
   EXPECT_EQ(aspect(of({"iommu-translated"}), "IOMMU"), "DMA-FQ");

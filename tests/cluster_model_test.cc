@@ -73,8 +73,9 @@ TEST(ClusterModel, SummaryOfAMixedCluster) {
   EXPECT_EQ(node(m, "gpu07").checks.at("peermem"), Status::Critical);
   EXPECT_EQ(node(m, "gpu07").main_problem().rfind("peermem: ", 0), 0u);
   EXPECT_EQ(node(m, "gpu08").checks.at("acs"), Status::Critical);
-  // ACS does not change NCCL's decision, only whether the data path works.
-  EXPECT_EQ(node(m, "gpu08").gdr_gpus, 8u);
+  // ACS does not change NCCL's decision, only whether the data path works:
+  // the GPU behind the redirecting port is not GPUDirect-ready.
+  EXPECT_EQ(node(m, "gpu08").gdr_gpus, 7u);
   EXPECT_FALSE(node(m, "gpu08").gdr_ready);
   EXPECT_EQ(node(m, "gpu09").checks.at("port"), Status::Warning);
   EXPECT_EQ(node(m, "gpu01").checks.at("acs"), Status::Ok);
@@ -107,9 +108,10 @@ TEST(ClusterModel, FailuresCountTheNodes) {
 TEST(ClusterModel, OutliersAreTheDifferentNodes) {
   ClusterModel m = build_cluster_model(mixed_cluster(), {});
   EXPECT_TRUE(outliers_of(m, "gpu01").empty());
-  EXPECT_EQ(outliers_of(m, "gpu07"), (std::vector<std::string>{"driver", "peer memory"}));
+  // Without GDR NCCL routes every GPU through its CPU (pair classes change).
+  EXPECT_EQ(outliers_of(m, "gpu07"), (std::vector<std::string>{"pair classes", "driver", "peer memory"}));
   EXPECT_EQ(outliers_of(m, "gpu08"), std::vector<std::string>{"ACS"});
-  EXPECT_EQ(outliers_of(m, "gpu09"), std::vector<std::string>{"port rates"});
+  EXPECT_EQ(outliers_of(m, "gpu09"), (std::vector<std::string>{"port rates", "pair classes"}));
   bool named = false;
   for (const auto& o : m.outliers.outliers)
     named |= o.describe() == "gpu07: peer memory none vs nvidia_peermem on 8 of 9 nodes";

@@ -324,7 +324,7 @@ TEST(GdrPredictRead, VoltaWithoutNvlinkReceivesOnly) {
   expect_gdr(p, Tri::No, Tri::Yes);
   EXPECT_RULE(p,
               "send side disabled: NCCL 2.19.3 on sm 70 reads GPU memory by default only with an NVLink to "
-              "another GPU (or a single GPU); GPU0 has none (NCCL_NET_GDR_READ=1 forces it)");
+              "another GPU (NCCL_NET_GDR_READ=1 forces it); GPU0 has none");
 }
 
 TEST(GdrPredictRead, VoltaWithNvlinkSendsToo) {
@@ -374,7 +374,7 @@ TEST(GdrPredictRead, ComputeCapabilityFromXmlAttribute) {
   Topo b = two_pix_pairs();
   b.ep("GPU0").attributes["sm"] = "70";
   GdrPredictInput in = input(b.t);
-  in.gpus.clear();
+  for (auto& [id, f] : in.gpus) f.sm = 0;  // only the XML attribute tells
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::Yes);
   EXPECT_RULE(p, "on sm 70");
@@ -452,7 +452,7 @@ TEST(GdrPredictPeermem, Nccl296ChecksOnlyNvMem) {
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::No);
   EXPECT_RULE(p, "none of /sys/kernel/mm/memory_peers/nv_mem/version present (the files NCCL 2.9.6 checks)");
-  EXPECT_RULE(p, "NCCL 2.9.6 predates DMA-BUF support (2.13)");
+  EXPECT_RULE(p, "NCCL 2.9.6 predates DMA-BUF support (2.13.4)");
 }
 
 TEST(GdrPredictDmabuf, ArrivedIn213) {
@@ -461,7 +461,7 @@ TEST(GdrPredictDmabuf, ArrivedIn213) {
   in.host = host_with({}, Tri::Yes, "open kernel module, kernel 6.8");
   GdrPrediction old = predict(in);
   expect_gdr(old, Tri::No, Tri::No);
-  EXPECT_RULE(old, "NCCL 2.12.12 predates DMA-BUF support (2.13)");
+  EXPECT_RULE(old, "NCCL 2.12.12 predates DMA-BUF support (2.13.4)");
 
   in.version = ver("2.13.4");
   GdrPrediction now = predict(in);
@@ -593,7 +593,7 @@ TEST(GdrPredictIbHca, PrefixMatchAlsoSelectsMlx5_10) {
   EXPECT_RULE(p,
               "NCCL_IB_HCA=mlx5_1 (from environment) selects mlx5_1:1, mlx5_10:1 of mlx5_0:1, mlx5_1:1, "
               "mlx5_10:1 (prefix match: 'mlx5_1' also matches mlx5_10; a leading '=' matches whole names)");
-  EXPECT_RULE(p, "2 NICs equally close (PHB): mlx5_1, mlx5_10");
+  EXPECT_RULE(p, "2 NICs equally good: mlx5_1 (PHB), mlx5_10 (PHB)");
 }
 
 TEST(GdrPredictIbHca, EqualsMeansExactNames) {
@@ -667,7 +667,7 @@ TEST(GdrPredictIbHca, FilterMatchingNothingMeansSockets) {
   expect_gdr(p, Tri::No, Tri::No);
   EXPECT_TRUE(p.nics.empty());
   EXPECT_RULE(p, "NCCL_IB_HCA=mlx5_0:2 (from environment) selects none of");
-  EXPECT_RULE(p, "no RDMA NIC available to NCCL: it falls back to the Socket transport, never GDR");
+  EXPECT_RULE(p, "no RDMA NIC available to NCCL's IB transport: NCCL falls back to sockets, no GPUDirect RDMA");
 }
 
 TEST(GdrPredictIbHca, NonRdmaNicsAreNotCandidates) {
@@ -696,7 +696,7 @@ TEST(GdrPredictNicChoice, TwoGpusShareTwoNics) {
   GdrPrediction g0 = predict(input(b.t), "GPU0"), g1 = predict(input(b.t), "GPU1");
   EXPECT_EQ(g0.nics, (std::vector<std::string>{"NIC0", "NIC1"}));
   EXPECT_EQ(g1.nics, (std::vector<std::string>{"NIC1", "NIC0"}));
-  EXPECT_RULE(g1, "2 NICs equally close (PIX): mlx5_1, mlx5_0; channel 0 uses mlx5_1");
+  EXPECT_RULE(g1, "2 NICs equally good: mlx5_1 (PIX), mlx5_0 (PIX); channel 0 uses mlx5_1");
 }
 
 TEST(GdrPredictNicChoice, FourNicsAreBitMirrored) {
@@ -802,9 +802,11 @@ std::vector<std::string> nic_names(const Topology& v, const GdrPrediction& p) {
   return out;
 }
 
-// OCI BM.GPU.H100.8: every GPU has two NICs behind its Broadcom switch (PIX
-// once NCCL flattens it); sm and NVML index come from the XML.
-TEST(GdrPredictRecorded, OciH100EveryGpuUsesGdrThroughItsTwoPixNics) {
+// OCI BM.GPU.H100.8: every GPU has a dual-port adapter behind its Broadcom
+// switch (PIX once NCCL flattens it); sm and NVML index come from the XML.
+// From 2.20.3 NCCL fuses the two ports into one device
+// (src/graph/topo.cc:ncclTopoAutoMerge@v2.24.3-1, level PORT: one <nic>).
+TEST(GdrPredictRecorded, OciH100EveryGpuUsesGdrThroughItsFusedPixAdapter) {
   Topology v = recorded_view("oci-hpc/H100-topology.xml");
   GdrPredictInput in = input(v);
   in.gpus.clear();
@@ -813,17 +815,30 @@ TEST(GdrPredictRecorded, OciH100EveryGpuUsesGdrThroughItsTwoPixNics) {
   for (const auto& p : all) {
     expect_gdr(p, Tri::Yes, Tri::Yes);
     EXPECT_EQ(p.path, NcclPath::PIX) << p.gpu;
-    EXPECT_EQ(p.nics.size(), 2u) << p.gpu;
+    EXPECT_EQ(p.nics.size(), 1u) << p.gpu;
     EXPECT_RULE(p, "send side: sm 90 reads GPU memory by default");
   }
-  EXPECT_EQ(nic_names(v, all[0]), (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
-  // 2.30 takes the NVML index modulo the GPUs sharing the NICs (one here),
-  // so channel 0 uses the first; 2.29 mirrors the index itself.
-  EXPECT_EQ(nic_names(v, all[1]), (std::vector<std::string>{"mlx5_3", "mlx5_4"}));
+  EXPECT_EQ(all[0].net_name, "mlx5_0+mlx5_1");
+  EXPECT_RULE(all[0], "fuses the ports of one adapter into mlx5_0+mlx5_1 (360 Gb/s)");
+}
+
+// Without fusing, two equally good ports: 2.30.7 takes the NVML index
+// modulo the GPUs sharing them (one here), so channel 0 uses the first;
+// 2.18.5-2.30.4 mirror the index itself; 2.12-2.17 take dev % nL.
+TEST(GdrPredictRecorded, OciH100UnfusedPortsChannelZeroPerRelease) {
+  Topology v = recorded_view("oci-hpc/H100-topology.xml");
+  GdrPredictInput in = input(v);
+  in.gpus.clear();
+  in.settings = env({{"NCCL_NET_MERGE_LEVEL", "LOC"}});
+  auto newest = predict_gdr(in);
+  EXPECT_EQ(nic_names(v, newest[1]), (std::vector<std::string>{"mlx5_3", "mlx5_4"}));
   in.version = ver("2.29.7");
   auto older = predict_gdr(in);
   EXPECT_EQ(nic_names(v, older[1]), (std::vector<std::string>{"mlx5_4", "mlx5_3"}));
-  EXPECT_RULE(older[1], "2 NICs equally close (PIX): mlx5_4, mlx5_3; channel 0 uses mlx5_4");
+  EXPECT_RULE(older[1], "2 NICs equally good: mlx5_4 (PIX, 22.5 GB/s), mlx5_3 (PIX, 22.5 GB/s); channel 0 uses mlx5_4");
+  in.version = ver("2.17.1");
+  EXPECT_EQ(nic_names(v, predict_gdr(in)[1]), (std::vector<std::string>{"mlx5_4", "mlx5_3"}));  // 1 % 2
+  EXPECT_EQ(nic_names(v, predict_gdr(in)[2]), (std::vector<std::string>{"mlx5_5", "mlx5_6"}));  // 2 % 2
 }
 
 TEST(GdrPredictRecorded, OciH100WithoutFlatteningIsPxbAndStillGdr) {

@@ -145,7 +145,15 @@ TEST(NodePort, DownPortIsCritical) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->status, Status::Critical);
   EXPECT_NE(f->summary.find("DOWN"), std::string::npos);
-  EXPECT_EQ(pair(c.report, "GPU0").status, Status::Critical);
+  EXPECT_EQ(c.report.status, Status::Critical);
+  // NCCL skips the down port (ncclIbInitDevices: state != ACTIVE) and sends
+  // GPU0's traffic through its NVLink peers' NICs (PXN), GDR still on.
+  const PairVerdict& g0 = pair(c.report, "GPU0");
+  EXPECT_EQ(g0.status, Status::Warning);
+  EXPECT_EQ(g0.nccl_path, "PXN");
+  EXPECT_EQ(g0.gdr_send, GdrUse::Yes);
+  EXPECT_NE(g0.reason.find("its own NIC is unusable"), std::string::npos) << g0.reason;
+  EXPECT_NE(g0.nic_name, "mlx5_0");
   EXPECT_EQ(pair(c.report, "GPU1").status, Status::Ok);
 }
 
@@ -187,12 +195,47 @@ TEST(NodePeermem, MissingModuleWithoutDmaBufIsCritical) {
   }
 }
 
-TEST(NodePeermem, LoadedButNotRegisteredIsItsOwnFinding) {
-  auto c = check(node_root("dgx-h100", {"peermem-unregistered"}));
-  const Finding* f = find(c.report, "peermem", "host");
+// Kernel 6.x with current MLNX_OFED/DOCA: nvidia_peermem works but no
+// /sys/kernel/mm/memory_peers exists (NVIDIA/nccl#1939, #1537, #1676).
+// Not a broken node: NCCL >= 2.23.4 finds the module file, older NCCL does
+// not and stages through host memory.
+TEST(NodePeermem, LoadedWithoutMemoryPeersIsTodaysStackNotAFault) {
+  for (const char* variant : {"peermem-unregistered", "peermem-new-stack"}) {
+    auto c = check(node_root("dgx-h100", {variant}));
+    const Finding* f = find(c.report, "peermem", "host");
+    ASSERT_NE(f, nullptr) << variant;
+    EXPECT_EQ(f->status, Status::Ok) << variant;
+    EXPECT_NE(f->summary.find("gdrcheck bench rdma"), std::string::npos) << f->summary;
+    EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes) << variant;
+  }
+}
+
+// The variant's open driver on 6.8 also allows DMA-BUF, which NCCL 2.22
+// would use; with DMA-BUF off only the peer-memory files decide.
+TEST(NodePeermem, LoadedWithoutMemoryPeersOnNccl222IsNoGdrWithTheUpgradeFix) {
+  NodeOptions no;
+  no.nccl_version = *NcclVersion::parse("2.22.3");
+  HostReadOptions ro;
+  ro.environment.push_back({"NCCL_DMABUF_ENABLE", "0", "--env"});
+  auto with_dmabuf = check(node_root("dgx-h100", {"peermem-new-stack"}), {}, no);
+  EXPECT_EQ(pair(with_dmabuf.report, "GPU0").gdr_recv, GdrUse::Yes);
+  auto c = check(node_root("dgx-h100", {"peermem-new-stack"}), ro, no);
+  const Finding* f = find(c.report, "nccl", "GPU0");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->status, Status::Critical);
-  EXPECT_NE(f->summary.find("loaded but not registered"), std::string::npos);
+  EXPECT_NE(f->fix.find("NCCL >= 2.23.4"), std::string::npos) << f->fix;
+  EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::No);
+}
+
+// The registry exists but lists no nv_mem client: files cannot confirm
+// registration either way, so say so and name the test that decides.
+TEST(NodePeermem, RegistryWithoutTheNvidiaClientIsAWarningNotCritical) {
+  auto c = check(node_root("dgx-h100", {"peermem-registry-without-nvidia"}));
+  const Finding* f = find(c.report, "peermem", "host");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Warning);
+  EXPECT_NE(f->summary.find("registration cannot be confirmed"), std::string::npos) << f->summary;
+  EXPECT_NE(f->fix.find("gdrcheck bench rdma"), std::string::npos);
 }
 
 TEST(NodePeermem, LegacyNvPeerMemIsAWarning) {
@@ -362,9 +405,13 @@ TEST(NodeNccl, StrayConfFileSettingsAreFound) {
   EXPECT_NE(find(c.report, "nccl", "NCCL_NET_GDR_LEVEL")->evidence[0].find("/etc/nccl.conf"), std::string::npos);
 }
 
-TEST(NodeNccl, MissingTopoFileIsCritical) {
+// NCCL warns about a missing NCCL_TOPO_FILE and probes the topology itself
+// (src/graph/xml.cc:ncclTopoGetXmlFromFile@v2.26.6-1 WARN, INFO from 2.27.3).
+TEST(NodeNccl, MissingTopoFileIsAWarningAndThePciTreeIsUsed) {
   auto c = check(node_root("dgx-h100", {"stray-topo-file"}));
-  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_TOPO_FILE"), Status::Critical);
+  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_TOPO_FILE"), Status::Warning);
+  EXPECT_EQ(c.report.nccl_topology, "sysfs");
+  EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes);
 }
 
 TEST(NodeNccl, EnvironmentReadOffGivesReceiveOnly) {

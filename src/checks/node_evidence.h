@@ -25,6 +25,7 @@ struct NodeEvidence {
   NcclVersion nccl_version;
   const NcclVersionChoice* nccl = nullptr;                         // which release, and why
   const std::vector<NcclAlternative>* nccl_alternatives = nullptr;  // other releases found
+  std::string nccl_topology = "sysfs";  // what NCCL builds its topology from (a topology file's path)
 
   const PciFunctionState* function(const Endpoint& e) const;
   const RdmaDevice* rdma(const std::string& name) const;

@@ -187,7 +187,8 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.predictions = predict(r.topology, host, options, r.nccl_version, &r.nccl_topology);
   for (const auto& other : plan.others)
     r.nccl_alternatives.push_back({other, predict(r.topology, host, options, other.rules, nullptr)});
-  NodeEvidence e{r.topology, r.paths, host, r.predictions, r.nccl_version, &r.nccl, &r.nccl_alternatives};
+  NodeEvidence e{r.topology, r.paths, host, r.predictions, r.nccl_version, &r.nccl, &r.nccl_alternatives,
+                 r.nccl_topology};
   r.findings = run_checks(e);
   if (options.manifest) {
     auto diffs = check_manifest(r, host, *options.manifest);

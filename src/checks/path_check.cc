@@ -14,13 +14,29 @@ bool direct_class(const std::string& nccl) {
   return nccl == "PIX" || nccl == "PXB" || nccl == "NVL" || nccl == "C2C" || nccl == "P2C";
 }
 
+// PXN: NCCL sends through an NVLink peer's NIC. GPUDirect RDMA stays on;
+// a GPU that lost its own NIC now shares its peer's.
+Finding pxn_path(const GdrPrediction& p, const Endpoint& nic, const std::string& pair, std::vector<std::string> ev) {
+  std::string head = p.gpu + " → " + nic.name + " through " + p.pxn_peer + " over NVLink (PXN)";
+  if (p.closest_left_out.empty()) return ok("path", pair, head + ": " + nic.name + " is closer to " + p.pxn_peer, ev);
+  ev.insert(ev.begin(), p.closest_left_out);
+  return problem("path", pair, Status::Warning,
+                 head + ": its own NIC is unusable, so it shares its NVLink peers' NICs", ev,
+                 "bring the GPU's own NIC back (see the port and nic findings)");
+}
+
+std::string nccl_path_why(const NodeEvidence& e, const Endpoint& gpu, const Endpoint& nic) {
+  if (e.nccl_topology != "sysfs") return "from NCCL's topology file " + e.nccl_topology;
+  return e.paths.nccl_at(gpu.id, nic.id).why;
+}
+
 Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction& p) {
   const Endpoint* nic = e.topology.find(p.nics.front());
   const PathCell& smi = e.paths.smi_at(gpu.id, nic->id);
   std::string nccl = nccl_path_name(p.path);
   std::string pair = gpu.id + "-" + nic->id;
   std::vector<std::string> ev{"nvidia-smi class " + smi.code + ": " + smi.why,
-                              "NCCL path " + nccl + ": " + e.paths.nccl_at(gpu.id, nic->id).why};
+                              "NCCL path " + nccl + ": " + nccl_path_why(e, gpu, *nic)};
   if (p.nics.size() > 1) {
     std::string all;
     for (const auto& n : p.nics) all += (all.empty() ? "" : ", ") + e.topology.find(n)->name;
@@ -30,7 +46,12 @@ Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction
   if (p.path == NcclPath::Unknown || smi.code == "?")
     return problem("path", pair, Status::Unknown, head + ": path class could not be determined", ev,
                    "capture the host with numa_node and local_cpus files (or fix NUMA reporting in the BIOS)");
-  if (direct_class(nccl)) return ok("path", pair, head + ": behind a common PCIe switch", ev);
+  if (!p.pxn_peer.empty()) return pxn_path(p, *nic, pair, ev);
+  if (direct_class(nccl))
+    return ok("path", pair,
+              head + (e.nccl_topology == "sysfs" ? ": behind a common PCIe switch"
+                                                 : ": close in NCCL's topology file " + e.nccl_topology),
+              ev);
   return problem("path", pair, Status::Warning,
                  head + ": the nearest NIC is not behind the GPU's PCIe switch, NCCL stages through host memory", ev,
                  "put each GPU and its NIC under one PCIe switch (slot placement); NCCL_NET_GDR_LEVEL=PHB allows GDR "
@@ -67,7 +88,7 @@ std::optional<Finding> rail_alignment(const NodeEvidence& e) {
 // Every GPU and NIC directly under a root port or host bridge, and no pair
 // sharing a switch: what hypervisors present (Azure, OCI and IBM VMs).
 std::optional<Finding> flattened_tree(const NodeEvidence& e) {
-  if (e.topology.tree != TreeStyle::Ports) return std::nullopt;
+  if (e.topology.tree != TreeStyle::Ports || e.nccl_topology != "sysfs") return std::nullopt;
   auto gpus = e.topology.with_role(DeviceRole::Gpu), nics = e.topology.with_role(DeviceRole::Nic);
   if (gpus.empty() || nics.empty()) return std::nullopt;
   for (const auto* group : {&gpus, &nics})

@@ -254,6 +254,7 @@ void left_out_note(const Context& c, const Endpoint& gpu, const NetChoice& ch, G
   if (why.empty() || ch.local.empty() || best_left >= ch.local.front().own) return;
   const NetRoute& r = ch.local.front();
   std::string how = r.proxy ? " via " + r.proxy->id + " (PXN)" : std::string(" (") + nccl_path_name(r.type) + ")";
+  p.closest_left_out = why;
   p.rules.push_back(why + ": NCCL will not use it; " + gpu.id + " sends through " + printable(r.net->name) + how);
 }
 
@@ -286,13 +287,13 @@ void record_choice(const NetChoice& ch, GdrPrediction& p) {
   add(p.rules, ch.rules);
 }
 
-// The first rule that made a direction anything but Yes, else the level rule.
+// The first rule that made a direction anything but Yes; when both are
+// Yes, the distance rule (sides[2]), which is what usually decides.
 std::string deciding_rule(const std::vector<Side>& sides) {
   for (Tri want : {Tri::No, Tri::Unknown})
     for (const auto& s : sides)
       if (s.ok == want && !s.rules.empty()) return s.rules.back();
-  for (const auto& s : sides)
-    if (!s.rules.empty()) return s.rules.back();
+  if (sides.size() > 2 && !sides[2].rules.empty()) return sides[2].rules.back();
   return "";
 }
 

@@ -67,6 +67,8 @@ struct GdrPrediction {
   std::string net_name;               // channel 0's NCCL device name ("mlx5_0")
   std::string send_nic, recv_nic;     // endpoint ids; differ from nics[0] only through PXN
   std::string pxn_peer;               // GPU whose NIC carries this GPU's sends (PXN); "" when direct
+  // The GPU's closest NIC when NCCL left it out: "mlx5_0 port 1 DOWN: ...".
+  std::string closest_left_out;
   NcclPath path = NcclPath::Unknown;  // GPU→first NIC, NCCL's view (PXN, P2C on Grace C2C, 2.27+)
   Tri send = Tri::Unknown;            // NCCL lets the NIC read GPU memory (read=1)
   Tri recv = Tri::Unknown;            // NCCL lets the NIC write GPU memory (read=0)

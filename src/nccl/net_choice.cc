@@ -243,6 +243,12 @@ struct Ranked {
 std::vector<Ranked> routes(const NetChoiceInput& in, const Endpoint& gpu, const std::vector<NcclNet>& nets,
                            NetChoice& ch) {
   std::vector<Ranked> out;
+  // PXN can change the choice only when the GPU's own best path is farther
+  // than the PXN threshold; then an unknown NVLink leaves it undecided.
+  NcclPath best_own = NcclPath::Unknown;
+  for (const auto& n : nets)
+    if (const Endpoint* nic = in.view.find(n.nic_id)) best_own = std::min(best_own, view_path(in.view, gpu, *nic).path);
+  bool pxn_could_matter = best_own == NcclPath::Unknown || best_own > pxn_own_threshold(in.version);
   bool pxn_unknown = false;
   for (const auto& n : nets) {
     NetRoute r;
@@ -255,7 +261,7 @@ std::vector<Ranked> routes(const NetChoiceInput& in, const Endpoint& gpu, const 
     if (pxn_enabled(in)) {
       if (auto p = pxn_route(in, gpu, r))
         r = *p;
-      else if (!nvlink_known(in, gpu) && (r.own == NcclPath::Unknown || r.own > pxn_own_threshold(in.version)))
+      else if (pxn_could_matter && !nvlink_known(in, gpu))
         pxn_unknown = true;
     }
     reroute_if_disabled(in, gpu, r);
@@ -328,7 +334,8 @@ NetChoice choose_net(const NetChoiceInput& in, const Endpoint& gpu, const std::v
       std::min_element(all.begin(), all.end(), [&](auto& a, auto& b) { return better(a.key, b.key, by_bw); })->key;
   if (best.type == NcclPath::Unknown) {
     ch.certain = Tri::Unknown;
-    ch.rules.push_back("path from " + gpu.id + " to the NICs unknown");
+    const Endpoint* nic = all.front().route.nic;
+    ch.rules.push_back("path from " + gpu.id + " to the NICs unknown: " + view_path(in.view, gpu, *nic).why);
   }
   for (const auto& r : all)
     if (equally_good(r.key, best, by_bw)) ch.local.push_back(r.route);
