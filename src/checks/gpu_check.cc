@@ -22,7 +22,11 @@ Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
 
   auto info = nvidia_gpu_info(node.device, gpu.model);
   if (info && !info->gdr_capable)
-    return ok("gpu", gpu.id, "GeForce/consumer GPU: GPUDirect RDMA does not apply (not supported on this class)", ev);
+    // By design, not a fault: a WARNING, so a GeForce cluster is not drained.
+    return problem("gpu", gpu.id, Status::Warning,
+                   "GeForce/consumer GPU: CUDA reports no GPUDirect RDMA support (cudaDevAttrGPUDirectRDMASupported "
+                   "= 0), so NCCL stages network traffic through host memory",
+                   ev, "use a data-center or professional GPU where GPUDirect RDMA is needed");
   if (driver == "vfio-pci")
     return problem("gpu", gpu.id, Status::Warning,
                    "bound to vfio-pci (passed through to a VM), not to the NVIDIA driver", ev,

@@ -49,6 +49,42 @@ std::string fix_for(const GdrPrediction& p) {
   return "see the other findings for this GPU";
 }
 
+// What kept GDR off, in a few words for the summary.
+std::string cause_words(const GdrPrediction& p) {
+  if (p.causes.empty()) return "";
+  switch (p.causes.front()) {
+    case GdrCause::Transport:
+      return "NCCL's IB transport is not used";
+    case GdrCause::NoNic:
+      return "no RDMA NIC NCCL can use, it falls back to sockets";
+    case GdrCause::PeerMemory:
+      return "the NIC cannot register GPU memory (no peer memory, no DMA-BUF)";
+    case GdrCause::OldNccl:
+      return "this NCCL does not find nvidia_peermem on this RDMA stack";
+    case GdrCause::GpuSide:
+      return "the GPU does not offer GPUDirect RDMA";
+    case GdrCause::Distance:
+      return "the NIC is too far from the GPU for the GDR level";
+    case GdrCause::LevelSetting:
+      return "NCCL_NET_GDR_LEVEL rules it out";
+    case GdrCause::ReadSetting:
+      return "NCCL_NET_GDR_READ=0";
+    case GdrCause::ReadRule:
+      return "the send side needs an NVLink peer on this GPU and NCCL";
+    case GdrCause::NvlinkUnknown:
+      return "NVLink is not known";
+  }
+  return "";
+}
+
+// A GPU class that cannot do GDR by design (GeForce) is a WARNING, like the
+// gpu check: the node is not faulty and must not be drained for it.
+bool by_design(const NodeEvidence& e, const GdrPrediction& p) {
+  if (p.causes.empty() || p.causes.front() != GdrCause::GpuSide) return false;
+  const Endpoint* g = e.topology.find(p.gpu);
+  return g && g->model.find("GeForce") != std::string::npos;
+}
+
 Finding one_gpu(const NodeEvidence& e, const GdrPrediction& p) {
   std::string head = "NCCL " + (e.nccl ? e.nccl->found : e.nccl_version).str() + ": ";
   std::string via =
@@ -59,14 +95,47 @@ Finding one_gpu(const NodeEvidence& e, const GdrPrediction& p) {
   for (const auto& f : p.fail_reasons) ev.push_back("will fail: " + f);
   if (p.send == Tri::Yes && p.recv == Tri::Yes)
     return ok("nccl", p.gpu, head + "GPUDirect RDMA send and receive via " + via, ev);
+  std::string why = cause_words(p);
+  std::string because = why.empty() ? "" : " (" + why + ")";
   if (p.send == Tri::Unknown || p.recv == Tri::Unknown)
-    return problem("nccl", p.gpu, Status::Unknown, head + "GPUDirect RDMA decision unknown via " + via, ev, fix_for(p));
+    return problem("nccl", p.gpu, Status::Unknown, head + "GPUDirect RDMA decision unknown via " + via + because, ev,
+                   fix_for(p));
   if (p.recv == Tri::Yes)
     return problem("nccl", p.gpu, Status::Warning,
-                   head + "GPUDirect RDMA on receive only (sends staged through host memory) via " + via, ev,
+                   head + "GPUDirect RDMA on receive only (sends staged through host memory) via " + via + because, ev,
                    fix_for(p));
-  return problem("nccl", p.gpu, Status::Critical,
-                 head + "no GPUDirect RDMA via " + via + ": traffic staged through host memory", ev, fix_for(p));
+  return problem("nccl", p.gpu, by_design(e, p) ? Status::Warning : Status::Critical,
+                 head + "no GPUDirect RDMA via " + via + ": traffic staged through host memory" + because, ev,
+                 fix_for(p));
+}
+
+// The topology XML NCCL loads instead of probing (NCCL_TOPO_FILE, or the
+// default virtual topology from 2.10.3; src/graph/topo.cc:ncclTopoGetSystem).
+// Used and matching the host: fine (cloud VMs ship one). Missing: NCCL only
+// warns and probes (src/graph/xml.cc:ncclTopoGetXmlFromFile). Unparsable:
+// NCCL fails to start.
+std::optional<Finding> topology_file(const NodeEvidence& e) {
+  const auto& f = e.host.nccl_topology_file;
+  if (!f) return std::nullopt;
+  std::string what = f->from_setting ? "NCCL_TOPO_FILE=" + printable(f->path) : printable(f->path);
+  std::vector<std::string> ev{what};
+  if (const NcclSetting* s = e.host.nccl.find("NCCL_TOPO_FILE")) ev = {s->cite()};
+  ev.insert(ev.end(), e.nccl_topology_notes.begin(), e.nccl_topology_notes.end());
+  std::string subject = f->from_setting ? "NCCL_TOPO_FILE" : "topology file";
+  if (e.nccl_topology == f->path)
+    return ok("nccl", subject,
+              "NCCL builds its topology from " + printable(f->path) + ", which lists this host's GPUs by bus id", ev);
+  if (!f->xml)
+    return problem("nccl", subject, Status::Warning,
+                   what + " cannot be read (" + f->problem + "): NCCL warns and probes the PCI tree itself", ev,
+                   "point NCCL_TOPO_FILE at the file the platform ships (e.g. Azure /opt/microsoft/ndv5-topo.xml) or "
+                   "remove it");
+  if (e.nccl_topology_unloadable)
+    return problem("nccl", subject, Status::Critical, what + " is not a topology NCCL can load: NCCL fails to start",
+                   ev, "replace it with the platform's topology file or remove the setting");
+  return problem("nccl", subject, Status::Warning,
+                 what + " does not describe this host's GPUs: NCCL places them by probing", ev,
+                 "use the topology file made for this machine type");
 }
 
 bool from_conf_file(const NcclSetting& s) {
@@ -95,18 +164,7 @@ std::vector<Finding> settings(const NodeEvidence& e) {
                             {"NCCL_IB_HCA=" + v + " (" + hca->origin + ")"},
                             "use exact names with a leading '=' (NCCL_IB_HCA==" + v + ")"));
   }
-  if (const NcclSetting* topo = s.find("NCCL_TOPO_FILE")) {
-    auto it = e.host.nccl_files.find(topo->value);
-    bool exists = it != e.host.nccl_files.end() && it->second;
-    // NCCL only warns about a missing file and detects the topology itself
-    // (src/graph/topo.cc:ncclTopoGetSystem), so neither case is critical.
-    out.push_back(problem(
-        "nccl", "NCCL_TOPO_FILE", Status::Warning,
-        exists ? "NCCL_TOPO_FILE forces a topology file: NCCL builds its topology from it, not from the PCI tree"
-               : "NCCL_TOPO_FILE points to a file that does not exist: NCCL warns and detects the topology itself",
-        {"NCCL_TOPO_FILE=" + topo->value + " (" + topo->origin + ")"},
-        "unset it unless this is a VM whose vendor ships the topology file; check the file matches the hardware"));
-  }
+  if (auto f = topology_file(e)) out.push_back(*f);
   for (const char* name :
        {"NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_DMABUF_ENABLE"}) {
     const NcclSetting* v = s.find(name);

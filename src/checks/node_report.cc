@@ -31,6 +31,7 @@ std::string mapped(const std::map<std::string, std::string>& m, const std::strin
 struct PredictionTopology {
   Topology view;
   std::string source = "sysfs";
+  bool unloadable = false;  // the file is there but NCCL cannot parse it
   std::map<std::string, std::string> to_file, from_file;  // endpoint ids, host ↔ file
   std::vector<std::string> notes;
 };
@@ -59,6 +60,7 @@ PredictionTopology prediction_topology(const Topology& t, const HostState& h, co
                         " GPUs by bus id: predicted from the PCI tree");
     } catch (const std::exception& e) {
       p.notes.push_back(f->path + ": " + e.what() + " (NCCL fails to load it)");
+      p.unloadable = true;
     }
   p.to_file.clear();
   p.from_file.clear();
@@ -86,8 +88,14 @@ void back_to_host_ids(std::vector<GdrPrediction>& preds, const std::map<std::str
   }
 }
 
+struct TopologyUse {
+  std::string source;
+  std::vector<std::string> notes;
+  bool unloadable = false;
+};
+
 std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const NodeOptions& o,
-                                   const NcclVersion& v, std::string* source) {
+                                   const NcclVersion& v, TopologyUse* use) {
   PredictionTopology pt = prediction_topology(t, h, o, v);
   GdrPredictInput in;
   in.nccl_view = &pt.view;
@@ -109,7 +117,7 @@ std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const 
       p.rules.insert(p.rules.begin(), "NCCL builds its topology from " + pt.source + ", not from the PCI tree");
     p.rules.insert(p.rules.begin(), pt.notes.begin(), pt.notes.end());
   }
-  if (source) *source = pt.source;
+  if (use) *use = {pt.source, pt.notes, pt.unloadable};
   return out;
 }
 
@@ -184,11 +192,15 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.nccl = plan.primary;
   r.nccl_version = plan.primary.rules;
   r.paths = compute_paths(r.topology, options.view);
-  r.predictions = predict(r.topology, host, options, r.nccl_version, &r.nccl_topology);
+  TopologyUse use;
+  r.predictions = predict(r.topology, host, options, r.nccl_version, &use);
+  r.nccl_topology = use.source;
+  r.nccl_topology_notes = use.notes;
+  r.nccl_topology_unloadable = use.unloadable;
   for (const auto& other : plan.others)
     r.nccl_alternatives.push_back({other, predict(r.topology, host, options, other.rules, nullptr)});
-  NodeEvidence e{r.topology, r.paths, host, r.predictions, r.nccl_version, &r.nccl, &r.nccl_alternatives,
-                 r.nccl_topology};
+  NodeEvidence e{r.topology,          r.paths, host, r.predictions, r.nccl_version, &r.nccl, &r.nccl_alternatives,
+                 r.nccl_topology,     r.nccl_topology_notes, r.nccl_topology_unloadable};
   r.findings = run_checks(e);
   if (options.manifest) {
     auto diffs = check_manifest(r, host, *options.manifest);

@@ -58,8 +58,11 @@ struct NodeReport {
   NcclVersion nccl_version;  // the release whose rules the predictions follow (= nccl.rules)
   NcclVersionChoice nccl;    // which release, and where it was found
   std::vector<NcclAlternative> nccl_alternatives;
-  // The topology NCCL's prediction was made on: "sysfs" or the topology file.
-  std::string nccl_topology;
+  // The topology NCCL's prediction was made on: "sysfs" or the topology file;
+  // why a topology file was not used, and whether NCCL cannot load it.
+  std::string nccl_topology = "sysfs";
+  std::vector<std::string> nccl_topology_notes;
+  bool nccl_topology_unloadable = false;
   Topology topology;
   TopologyPaths paths;
   std::vector<GdrPrediction> predictions;

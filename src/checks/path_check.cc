@@ -106,6 +106,20 @@ std::optional<Finding> flattened_tree(const NodeEvidence& e) {
       "/opt/microsoft/ndv5-topo.xml)");
 }
 
+// No NIC of NCCL's IB transport for the GPU: NCCL falls back to sockets.
+// When the transport is not the IB transport (a setting, a net plugin) the
+// PCIe path is not what decides; the nccl finding says what does.
+std::optional<Finding> no_nic(const GdrPrediction& p) {
+  bool transport = !p.causes.empty() && p.causes.front() == GdrCause::Transport;
+  if (transport && p.recv == Tri::No) return std::nullopt;
+  if (transport)
+    return problem("path", p.gpu, Status::Unknown, p.gpu + ": the NIC is chosen by a net plugin, not modelled",
+                   {p.rules.begin(), p.rules.end()}, "see the nccl finding");
+  return problem("path", p.gpu, Status::Critical,
+                 p.gpu + ": no RDMA NIC NCCL can use: it falls back to sockets, no GPUDirect RDMA",
+                 {p.rules.begin(), p.rules.end()}, "check the nic and port findings, ib_uverbs, and NCCL_IB_HCA");
+}
+
 }  // namespace
 
 std::vector<Finding> check_path(const NodeEvidence& e) {
@@ -114,8 +128,7 @@ std::vector<Finding> check_path(const NodeEvidence& e) {
     const Endpoint* gpu = e.topology.find(p.gpu);
     if (!gpu) continue;
     if (p.nics.empty()) {
-      out.push_back(problem("path", p.gpu, Status::Critical, p.gpu + ": no usable RDMA NIC",
-                            {p.rules.begin(), p.rules.end()}, "check the nic and port findings, and NCCL_IB_HCA"));
+      if (auto f = no_nic(p)) out.push_back(*f);
       continue;
     }
     out.push_back(gpu_path(e, *gpu, p));

@@ -161,6 +161,34 @@ json inventory_json(const NodeReport& r, const HostState& h) {
   return m;
 }
 
+json nccl_choice_json(const NcclVersionChoice& c) {
+  return {{"version", c.found.str()}, {"rules", c.rules.str()}, {"origin", c.origin}, {"approximated", c.approximated}};
+}
+
+// Which NCCL the prediction follows, what else is installed, and what NCCL
+// builds its topology from.
+json nccl_json(const NodeReport& r, const HostState& h) {
+  json installed = json::array(), plugins = json::array(), others = json::array();
+  for (const auto& i : h.nccl_installed)
+    installed.push_back({{"version", i.version.str()}, {"kind", nccl_install_kind_name(i.kind)}, {"path", i.path}});
+  for (const auto& f : h.net_plugins)
+    plugins.push_back({{"plugin", f.plugin}, {"path", f.path}, {"identified_by", f.identified_by}});
+  for (const auto& a : r.nccl_alternatives) {
+    json gpus = json::object();
+    for (const auto& p : a.predictions)
+      gpus[p.gpu] = {{"gdr_send", tri_name(p.send)}, {"gdr_recv", tri_name(p.recv)}, {"rule", p.decided_by}};
+    json alt = nccl_choice_json(a.nccl);
+    alt["gpus"] = std::move(gpus);
+    others.push_back(std::move(alt));
+  }
+  json j = nccl_choice_json(r.nccl);
+  j["topology"] = r.nccl_topology;
+  j["installed"] = std::move(installed);
+  j["net_plugins"] = std::move(plugins);
+  j["other_releases"] = std::move(others);
+  return j;
+}
+
 }  // namespace
 
 json node_json(const NodeReport& r, const HostState& h) {
@@ -169,6 +197,7 @@ json node_json(const NodeReport& r, const HostState& h) {
           {"root", r.root},
           {"status", status_name(r.status)},
           {"nccl_version", r.nccl_version.str()},
+          {"nccl", nccl_json(r, h)},
           {"kernel", nullable(h.kernel_release.value)},
           {"driver", driver_json(h)},
           {"peer_memory", peer_memory_json(h)},

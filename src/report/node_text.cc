@@ -107,7 +107,10 @@ std::string node_summary_line(const NodeReport& r) {
 std::string render_node_text(const NodeReport& r, const NodeTextOptions& o) {
   std::ostringstream out;
   if (!o.quiet) {
-    out << "gdrcheck node: " << r.host << " (root " << r.root << "), NCCL " << r.nccl_version.str() << " rules\n\n";
+    out << "gdrcheck node: " << r.host << " (root " << r.root << ")\n";
+    out << "NCCL " << r.nccl.describe() << "\n";
+    if (r.nccl_topology != "sysfs") out << "NCCL topology from " << r.nccl_topology << "\n";
+    out << "\n";
     write_table(out, r, o);
   }
   write_findings(out, r, o);
