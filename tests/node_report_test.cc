@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "checks/manifest.h"
+#include "node_checks.h"
 #include "recorded_fixtures.h"
 #include "topology/hwloc_source.h"
 #include "topology/input_error.h"
@@ -17,26 +18,12 @@ namespace gdrcheck {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::check;
+using testing::Checked;
+using testing::find;
 using testing::fresh_node_root;
 using testing::node_root;
-
-struct Checked {
-  HostState host;
-  NodeReport report;
-};
-
-Checked check(const std::string& root, HostReadOptions ro = {}, NodeOptions no = {}) {
-  Topology t = read_sysfs_topology(Root(root));
-  HostState h = read_host_state(Root(root), t, ro);
-  NodeReport r = build_node_report(std::move(t), h, no);
-  return {std::move(h), std::move(r)};
-}
-
-const Finding* find(const NodeReport& r, const std::string& check, const std::string& subject) {
-  for (const auto& f : r.findings)
-    if (f.check == check && f.subject == subject) return &f;
-  return nullptr;
-}
+using testing::pair;
 
 Status status_of(const NodeReport& r, const std::string& check, const std::string& subject) {
   const Finding* f = find(r, check, subject);
@@ -49,12 +36,6 @@ std::vector<const Finding*> of_check(const NodeReport& r, const std::string& che
   for (const auto& f : r.findings)
     if (f.check == check) out.push_back(&f);
   return out;
-}
-
-const PairVerdict& pair(const NodeReport& r, const std::string& gpu) {
-  for (const auto& p : r.pairs)
-    if (p.gpu == gpu) return p;
-  throw std::runtime_error("no pair for " + gpu);
 }
 
 void write(const std::string& path, const std::string& text) {
