@@ -405,13 +405,18 @@ TEST(NodeNccl, EnvironmentReadOffGivesReceiveOnly) {
   EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Warning);
 }
 
-TEST(NodeNccl, OlderNcclWithoutFlatteningSeesPxb) {
+// The DGX root's switches are Broadcom Gen5 (PEX890xx): NCCL flattens them
+// from 2.20.3 (getBcmGen), so 2.18.6 still sees PXB.
+TEST(NodeNccl, OlderNcclWithoutGen5FlatteningSeesPxb) {
   NodeOptions no;
   no.nccl_version = *NcclVersion::parse("2.18.6");
-  no.view.flatten_bcm = false;
   auto c = check(node_root("dgx-h100"), {}, no);
   EXPECT_EQ(pair(c.report, "GPU0").nccl_path, "PXB");
   EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes);  // PXB is within the default level
+  no.nccl_version = *NcclVersion::parse("2.20.3");
+  EXPECT_EQ(pair(check(node_root("dgx-h100"), {}, no).report, "GPU0").nccl_path, "PIX");
+  no.view.flatten_bcm = false;  // --no-bcm-flatten
+  EXPECT_EQ(pair(check(node_root("dgx-h100"), {}, no).report, "GPU0").nccl_path, "PXB");
 }
 
 // --- driver -------------------------------------------------------------------------

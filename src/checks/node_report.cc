@@ -36,6 +36,16 @@ struct PredictionTopology {
   std::vector<std::string> notes;
 };
 
+// NCCL's view as a release builds it: Broadcom Gen4 switches flattened from
+// 2.9.6, Gen5 from 2.20.3 (src/graph/topo.cc:ncclTopoFlattenBcmSwitches,
+// getBcmGen@v2.20.3-1). --no-bcm-flatten turns both off.
+NcclViewOptions view_options(const NodeOptions& o, const NcclVersion& v) {
+  NcclViewOptions vo = o.view;
+  if (v < NcclVersion{2, 9, 6}) vo.flatten_bcm = false;
+  if (v < NcclVersion{2, 20, 3}) vo.flatten_bcm_gen5 = false;
+  return vo;
+}
+
 PredictionTopology prediction_topology(const Topology& t, const HostState& h, const NodeOptions& o,
                                        const NcclVersion& v) {
   PredictionTopology p;
@@ -52,7 +62,7 @@ PredictionTopology prediction_topology(const Topology& t, const HostState& h, co
         for (auto& e : file.endpoints)  // the host's RDMA names for the file's NICs
           if (const Endpoint* host = t.find(mapped(p.from_file, e.id)); host && e.role == DeviceRole::Nic)
             e.name = host->name, e.rdma_device = host->rdma_device;
-        p.view = nccl_view(file, o.view);
+        p.view = nccl_view(file, view_options(o, v));
         p.source = f->path;
         return p;
       }
@@ -64,7 +74,7 @@ PredictionTopology prediction_topology(const Topology& t, const HostState& h, co
     }
   p.to_file.clear();
   p.from_file.clear();
-  p.view = nccl_view(t, o.view);
+  p.view = nccl_view(t, view_options(o, v));
   return p;
 }
 
@@ -191,7 +201,7 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   NcclVersionPlan plan = plan_nccl_versions(options.nccl_version, nccl_found(host));
   r.nccl = plan.primary;
   r.nccl_version = plan.primary.rules;
-  r.paths = compute_paths(r.topology, options.view);
+  r.paths = compute_paths(r.topology, view_options(options, r.nccl_version));
   TopologyUse use;
   r.predictions = predict(r.topology, host, options, r.nccl_version, &use);
   r.nccl_topology = use.source;

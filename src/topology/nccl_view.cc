@@ -196,7 +196,7 @@ void absorb(Topology& t, int parent, const std::vector<int>& subs, std::vector<b
 // marks a switch after flattening it). NCCL also scans a switch's uplink;
 // a parent switch with a sub-switch ID never occurs on real hardware, so
 // only children are considered here.
-void flatten_bcm(Topology& t) {
+void flatten_bcm(Topology& t, bool gen5) {
   std::vector<std::string> flattened;
   std::vector<bool> dropped(t.nodes.size(), false);
   int absorbed = 0;
@@ -204,7 +204,7 @@ void flatten_bcm(Topology& t) {
     const PciNode& sw = t.nodes[s];
     if (dropped[s] || sw.kind != Kind::Bridge) continue;
     int gen = bcm_gen(sw, 0);
-    if (gen == 0) continue;
+    if (gen == 0 || (gen == 5 && !gen5)) continue;
     std::vector<int> subs;
     for (int c : sw.children)
       if (t.nodes[c].kind == Kind::Bridge && bcm_gen(t.nodes[c], 1) == gen) subs.push_back(c);
@@ -261,7 +261,7 @@ NcclClass across_roots(const Topology& t, int ra, int rb) {
 Topology nccl_view(const Topology& t, const NcclViewOptions& options) {
   if (t.tree == TreeStyle::None) return t;
   Topology view = t.tree == TreeStyle::Ports ? SwitchBuilder(t).build() : t;
-  if (options.flatten_bcm) flatten_bcm(view);
+  if (options.flatten_bcm) flatten_bcm(view, options.flatten_bcm_gen5);
   return view;
 }
 

@@ -12,6 +12,8 @@ namespace gdrcheck {
 struct NcclViewOptions {
   // Apply ncclTopoFlattenBcmSwitches (NCCL ≥ 2.20 for Gen5, ≥ 2.9 for Gen4).
   bool flatten_bcm = true;
+  // Gen5 switches too (getBcmGen, NCCL >= 2.20.3); Gen4 only when false.
+  bool flatten_bcm_gen5 = true;
 };
 
 // Returns a Switches-style tree as NCCL would build it:
