@@ -59,7 +59,7 @@ TEST(Fingerprint, EachVariantChangesItsAspect) {
   Fingerprint no_peermem = of({"peermem-missing"});
   EXPECT_EQ(aspect(no_peermem, "peer memory"), "none");
   EXPECT_EQ(aspect(no_peermem, "driver"), "550.90.07 proprietary");
-  EXPECT_EQ(aspect(of({"peermem-unregistered"}), "peer memory"), "nvidia_peermem (not registered)");
+  EXPECT_EQ(aspect(of({"peermem-unregistered"}), "peer memory"), "nvidia_peermem (no memory_peers entry)");
   EXPECT_EQ(aspect(of({"stray-nccl-conf"}), "NCCL settings"), "NCCL_IB_HCA=mlx5_1, NCCL_NET_GDR_LEVEL=LOC");
   EXPECT_EQ(aspect(of({"rootless"}), "ACS"), "unknown");
 }

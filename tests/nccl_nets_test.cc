@@ -50,10 +50,9 @@ TEST(NcclNets, ActiveIbAndRocePortsAreOffered) {
 
 TEST(NcclNets, PortsThatAreNotActiveAreSkippedWithTheReason) {
   Topology t = nics({{0x18, 0}, {0x29, 0}, {0x3a, 0}});
-  auto l = nccl_nets(t,
-                     std::vector{port("NIC0", "mlx5_0", "DOWN"), port("NIC1", "mlx5_1", "INIT"),
-                                 port("NIC2", "mlx5_2")},
-                     {}, ver("2.18.6"));
+  auto l =
+      nccl_nets(t, std::vector{port("NIC0", "mlx5_0", "DOWN"), port("NIC1", "mlx5_1", "INIT"), port("NIC2", "mlx5_2")},
+                {}, ver("2.18.6"));
   EXPECT_EQ(names(l), (std::vector<std::string>{"mlx5_2"}));
   EXPECT_EQ(l.left_out.at("NIC0"), "mlx5_0 port 1 DOWN: NCCL skips ports that are not ACTIVE");
   EXPECT_NE(l.left_out.at("NIC1").find("INIT"), std::string::npos);

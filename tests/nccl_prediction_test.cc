@@ -114,11 +114,10 @@ TEST(NcclPrediction, ExplicitVersionWinsOverTheInstalledOne) {
 
 TEST(NcclPrediction, OlderWheelThatWouldStageIsAWarning) {
   // peermem-new-stack without DMA-BUF: 2.30.7 uses GDR, a 2.22 wheel would not.
-  auto c = check(node_root("dgx-h100", {"peermem-new-stack"}), env({{"NCCL_DMABUF_ENABLE", "0"}}),
-                 for_nccl("2.30.7"));
+  auto c = check(node_root("dgx-h100", {"peermem-new-stack"}), env({{"NCCL_DMABUF_ENABLE", "0"}}), for_nccl("2.30.7"));
   EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes);
-  auto old = check(node_root("dgx-h100", {"peermem-new-stack"}), env({{"NCCL_DMABUF_ENABLE", "0"}}),
-                   for_nccl("2.22.3"));
+  auto old =
+      check(node_root("dgx-h100", {"peermem-new-stack"}), env({{"NCCL_DMABUF_ENABLE", "0"}}), for_nccl("2.22.3"));
   EXPECT_EQ(pair(old.report, "GPU0").gdr_recv, GdrUse::No);
 }
 

@@ -56,7 +56,7 @@ TEST(NodeCli, JsonCarriesTheFactsClustersCompare) {
   EXPECT_EQ(bad["nccl_settings"]["NCCL_IB_HCA"]["origin"].get<std::string>().rfind("/etc/nccl.conf:", 0), 0u);
   json unregistered =
       json::parse(run_gdrcheck({"node", "--root", node_root("dgx-h100", {"peermem-unregistered"}), "--json"}).out);
-  EXPECT_EQ(unregistered["peer_memory"]["flavor"], "nvidia_peermem (not registered)");
+  EXPECT_EQ(unregistered["peer_memory"]["flavor"], "nvidia_peermem (no memory_peers entry)");
   EXPECT_TRUE(unregistered["peer_memory"]["memory_peers"].is_null());
 }
 

@@ -50,9 +50,8 @@ TEST(VersionChoice, ReleasesWithoutRulesAreNotedNotUsed) {
 }
 
 TEST(VersionChoice, EachReleaseOnce) {
-  auto plan = plan_nccl_versions(std::nullopt, {{ver("2.21.5"), "library a", 0},
-                                                {ver("2.21.5"), "header b", 3},
-                                                {ver("2.21.5"), "wheel c", 1}});
+  auto plan = plan_nccl_versions(
+      std::nullopt, {{ver("2.21.5"), "library a", 0}, {ver("2.21.5"), "header b", 3}, {ver("2.21.5"), "wheel c", 1}});
   EXPECT_TRUE(plan.others.empty());
 }
 

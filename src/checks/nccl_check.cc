@@ -3,8 +3,8 @@
 // change it — especially ones left in /etc/nccl.conf or ~/.nccl.conf, which
 // silently apply to every job on the node.
 #include "checks/node_evidence.h"
-#include "host/text_format.h"
 #include "checks/node_report.h"
+#include "host/text_format.h"
 #include "nccl/ib_hca_filter.h"
 
 namespace gdrcheck {

@@ -23,9 +23,9 @@ struct NodeEvidence {
   const HostState& host;
   const std::vector<GdrPrediction>& predictions;
   NcclVersion nccl_version;
-  const NcclVersionChoice* nccl = nullptr;                         // which release, and why
+  const NcclVersionChoice* nccl = nullptr;                          // which release, and why
   const std::vector<NcclAlternative>* nccl_alternatives = nullptr;  // other releases found
-  std::string nccl_topology = "sysfs";  // what NCCL builds its topology from (a topology file's path)
+  std::string nccl_topology = "sysfs";           // what NCCL builds its topology from (a topology file's path)
   std::vector<std::string> nccl_topology_notes;  // why a topology file was not used
   bool nccl_topology_unloadable = false;         // NCCL cannot parse the topology file: init fails
 

@@ -31,7 +31,7 @@ std::string mapped(const std::map<std::string, std::string>& m, const std::strin
 struct PredictionTopology {
   Topology view;
   std::string source = "sysfs";
-  bool unloadable = false;  // the file is there but NCCL cannot parse it
+  bool unloadable = false;                                // the file is there but NCCL cannot parse it
   std::map<std::string, std::string> to_file, from_file;  // endpoint ids, host ↔ file
   std::vector<std::string> notes;
 };
@@ -104,8 +104,8 @@ struct TopologyUse {
   bool unloadable = false;
 };
 
-std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const NodeOptions& o,
-                                   const NcclVersion& v, TopologyUse* use) {
+std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const NodeOptions& o, const NcclVersion& v,
+                                   TopologyUse* use) {
   PredictionTopology pt = prediction_topology(t, h, o, v);
   GdrPredictInput in;
   in.nccl_view = &pt.view;
@@ -209,8 +209,16 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.nccl_topology_unloadable = use.unloadable;
   for (const auto& other : plan.others)
     r.nccl_alternatives.push_back({other, predict(r.topology, host, options, other.rules, nullptr)});
-  NodeEvidence e{r.topology,          r.paths, host, r.predictions, r.nccl_version, &r.nccl, &r.nccl_alternatives,
-                 r.nccl_topology,     r.nccl_topology_notes, r.nccl_topology_unloadable};
+  NodeEvidence e{r.topology,
+                 r.paths,
+                 host,
+                 r.predictions,
+                 r.nccl_version,
+                 &r.nccl,
+                 &r.nccl_alternatives,
+                 r.nccl_topology,
+                 r.nccl_topology_notes,
+                 r.nccl_topology_unloadable};
   r.findings = run_checks(e);
   if (options.manifest) {
     auto diffs = check_manifest(r, host, *options.manifest);

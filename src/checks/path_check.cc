@@ -20,9 +20,8 @@ Finding pxn_path(const GdrPrediction& p, const Endpoint& nic, const std::string&
   std::string head = p.gpu + " → " + nic.name + " through " + p.pxn_peer + " over NVLink (PXN)";
   if (p.closest_left_out.empty()) return ok("path", pair, head + ": " + nic.name + " is closer to " + p.pxn_peer, ev);
   ev.insert(ev.begin(), p.closest_left_out);
-  return problem("path", pair, Status::Warning,
-                 head + ": its own NIC is unusable, so it shares its NVLink peers' NICs", ev,
-                 "bring the GPU's own NIC back (see the port and nic findings)");
+  return problem("path", pair, Status::Warning, head + ": its own NIC is unusable, so it shares its NVLink peers' NICs",
+                 ev, "bring the GPU's own NIC back (see the port and nic findings)");
 }
 
 std::string nccl_path_why(const NodeEvidence& e, const Endpoint& gpu, const Endpoint& nic) {

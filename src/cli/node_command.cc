@@ -122,8 +122,10 @@ CommandRun add_node_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");
   cmd->add_flag("-v,--verbose", o->verbose, "print the evidence of OK findings too");
   cmd->add_option("--env", o->env, "NCCL setting NAME=VALUE as the job would have it; repeatable");
-  cmd->add_option("--nccl-version", o->nccl_version, "predict for this NCCL release (default: the NCCL installed in the root, else the newest known)");
-  cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten, "no Broadcom switch flattening (the release decides otherwise: Gen4 from 2.9.6, Gen5 from 2.20.3)");
+  cmd->add_option("--nccl-version", o->nccl_version,
+                  "predict for this NCCL release (default: the NCCL installed in the root, else the newest known)");
+  cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten,
+                "no Broadcom switch flattening (the release decides otherwise: Gen4 from 2.9.6, Gen5 from 2.20.3)");
   cmd->add_option("--manifest", o->manifest, "the site's expected node (JSON): every difference is a finding");
   cmd->add_option("--write-manifest", o->write_manifest, "write this node's manifest to a new file (from a good node)");
   return [o] { return run_node(o->root, *o); };

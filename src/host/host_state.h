@@ -97,7 +97,7 @@ struct HostState {
   std::vector<NetPluginFile> net_plugins;     // NCCL net plugin libraries
   std::optional<RdmaCoreLibrary> rdma_core;   // the libibverbs in the library folders
   NvidiaSmiOutputs nvidia_smi;                // captured or (live) run: topo -m, nvlink --status
-  std::vector<std::string> problems;  // things that made reading partial
+  std::vector<std::string> problems;          // things that made reading partial
 };
 
 struct HostReadOptions {

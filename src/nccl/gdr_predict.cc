@@ -8,10 +8,10 @@
 //  - A communicator is assumed to hold every GPU of the host.
 #include "nccl/gdr_predict.h"
 
+#include <strings.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <strings.h>
 
 #include "host/text_format.h"
 #include "nccl/gdr_level.h"
@@ -67,7 +67,8 @@ Side transport_side(const GdrPredictInput& in, const NcclSettings& st) {
     return {Tri::Unknown,
             {"net plugin " + printable(in.net_plugin->plugin) + " (" + printable(in.net_plugin->path) +
              ") is tried before NCCL's own IB transport and carries the traffic if it starts; " +
-             plugin_gdr_note(*in.net_plugin) + " — not modelled: `gdrcheck analyze` on the job's NCCL_DEBUG=INFO "
+             plugin_gdr_note(*in.net_plugin) +
+             " — not modelled: `gdrcheck analyze` on the job's NCCL_DEBUG=INFO "
              "log shows the transport and GDRDMA"}};
   if (nccl_int_param(st, "NCCL_IB_DISABLE", 0) != 0)
     return {Tri::No, {st.find("NCCL_IB_DISABLE")->cite() + ": Socket transport, never GDR"}};
@@ -194,21 +195,24 @@ Side nvlink_condition(const Context& c, const Endpoint& gpu, const std::string& 
   const GpuFacts* f = facts_of(c, gpu);
   if (c.gpus.size() == 1) return {Tri::Yes, {"send side allowed: the only GPU"}};
   if (!nvlink_paths_kept(c.settings))
-    return {Tri::No, {"send side disabled: " + who + " " + cond +
-                      "; NCCL_P2P_DISABLE / NCCL_P2P_LEVEL route GPU pairs through the CPU, so no NVLink path is left"}};
+    return {Tri::No,
+            {"send side disabled: " + who + " " + cond +
+             "; NCCL_P2P_DISABLE / NCCL_P2P_LEVEL route GPU pairs through the CPU, so no NVLink path is left"}};
   for (const Endpoint* g : c.gpus)
     if (g != &gpu && view_path(c.view, gpu, *g).path == NcclPath::NVL)
       return {Tri::Yes, {"send side allowed: NVLink to " + g->id}};
   if (f && f->nvlink == Tri::Yes)
-    return {Tri::Yes, {"send side allowed: " +
-                       (f->nvlink_evidence.empty() ? gpu.id + " has NVLink" : printable(f->nvlink_evidence))}};
+    return {Tri::Yes,
+            {"send side allowed: " +
+             (f->nvlink_evidence.empty() ? gpu.id + " has NVLink" : printable(f->nvlink_evidence))}};
   if (!f || f->nvlink == Tri::Unknown)
     return {Tri::Unknown,
             {"send side unknown: " + who + " " + cond + "; NVLink of " + gpu.id + " is not known" +
              (f && !f->nvlink_evidence.empty() ? " (" + f->nvlink_evidence + ")" : "") +
              " — `nvidia-smi nvlink --status` would tell"}};
-  return {Tri::No, {"send side disabled: " + who + " " + cond + "; " + gpu.id + " has none" +
-                    (f->nvlink_evidence.empty() ? "" : " (" + f->nvlink_evidence + ")")}};
+  return {Tri::No,
+          {"send side disabled: " + who + " " + cond + "; " + gpu.id + " has none" +
+           (f->nvlink_evidence.empty() ? "" : " (" + f->nvlink_evidence + ")")}};
 }
 
 Side read_side(const Context& c, const Endpoint& gpu, int sm) {
@@ -220,8 +224,7 @@ Side read_side(const Context& c, const Endpoint& gpu, int sm) {
   std::string sm_text = sm ? "sm " + std::to_string(sm) : "unknown compute capability";
   if (!all_archs && sm >= 80)
     return {Tri::Yes, {"send side: " + sm_text + " reads GPU memory by default (NCCL >= 2.19)"}};
-  std::string cond =
-      "reads GPU memory by default only with an NVLink to another GPU (NCCL_NET_GDR_READ=1 forces it)";
+  std::string cond = "reads GPU memory by default only with an NVLink to another GPU (NCCL_NET_GDR_READ=1 forces it)";
   std::string who = all_archs ? "NCCL " + c.v : "NCCL " + c.v + " on " + sm_text;
   Side nv = nvlink_condition(c, gpu, who, cond);
   if (!all_archs && sm == 0 && nv.ok == Tri::No)
@@ -304,8 +307,9 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   bool done = false;
   decide_transport_or_nics(c, p, done);
   if (done) return p;
-  NetChoiceInput ni{c.view, c.gpus, c.in.gpus, c.settings, c.in.version,
-                    [&c](const Endpoint& g, NcclPath d, bool read) { return check_gdr(c, g, d, read); }};
+  NetChoiceInput ni{c.view,       c.gpus,
+                    c.in.gpus,    c.settings,
+                    c.in.version, [&c](const Endpoint& g, NcclPath d, bool read) { return check_gdr(c, g, d, read); }};
   NetChoice ch = choose_net(ni, gpu, c.nets.nets);
   if (ch.local.empty()) {
     p.rules.push_back("no NIC of NCCL's reaches " + gpu.id);
@@ -346,7 +350,9 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   p.send = tri_all({p.recv, read.ok});
   if (read.ok != Tri::Yes) {
     bool set = c.settings.find("NCCL_NET_GDR_READ") != nullptr;
-    p.causes.push_back(set ? GdrCause::ReadSetting : read.ok == Tri::Unknown ? GdrCause::NvlinkUnknown : GdrCause::ReadRule);
+    p.causes.push_back(set                       ? GdrCause::ReadSetting
+                       : read.ok == Tri::Unknown ? GdrCause::NvlinkUnknown
+                                                 : GdrCause::ReadRule);
   }
   p.decided_by = deciding_rule({net, dev, lvl, read});
   return p;

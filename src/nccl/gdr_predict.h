@@ -47,16 +47,16 @@ struct NetPluginFacts {
 
 // What kept GDR off (or unknown) for a GPU, for choosing the fix.
 enum class GdrCause {
-  Transport,     // NCCL_IB_DISABLE / NCCL_NET / a net plugin: not the IB transport
-  NoNic,         // no RDMA NIC available to NCCL
-  PeerMemory,    // NIC side: no peer-memory module and no DMA-BUF path
-  OldNccl,       // NIC side: nvidia_peermem loaded, but this NCCL only reads memory_peers (< 2.23)
-  GpuSide,       // GPU side: not GDR-capable or unknown
-  Distance,      // the GPU→NIC path is farther than the level allows
-  LevelSetting,  // NCCL_NET_GDR_LEVEL set (e.g. LOC) decided it
-  ReadSetting,   // NCCL_NET_GDR_READ=0
-  ReadRule,      // send side needs an NVLink peer (pre-Ampere, or NCCL <= 2.18)
-  NvlinkUnknown, // whether the GPU has NVLink decides, and it is not known
+  Transport,      // NCCL_IB_DISABLE / NCCL_NET / a net plugin: not the IB transport
+  NoNic,          // no RDMA NIC available to NCCL
+  PeerMemory,     // NIC side: no peer-memory module and no DMA-BUF path
+  OldNccl,        // NIC side: nvidia_peermem loaded, but this NCCL only reads memory_peers (< 2.23)
+  GpuSide,        // GPU side: not GDR-capable or unknown
+  Distance,       // the GPU→NIC path is farther than the level allows
+  LevelSetting,   // NCCL_NET_GDR_LEVEL set (e.g. LOC) decided it
+  ReadSetting,    // NCCL_NET_GDR_READ=0
+  ReadRule,       // send side needs an NVLink peer (pre-Ampere, or NCCL <= 2.18)
+  NvlinkUnknown,  // whether the GPU has NVLink decides, and it is not known
 };
 
 struct GdrPrediction {
@@ -64,9 +64,9 @@ struct GdrPrediction {
   // NIC endpoint ids NCCL would use for this GPU: the equally good ("local")
   // NICs, channel 0's NIC first. Empty when NCCL would not use IB at all.
   std::vector<std::string> nics;
-  std::string net_name;               // channel 0's NCCL device name ("mlx5_0")
-  std::string send_nic, recv_nic;     // endpoint ids; differ from nics[0] only through PXN
-  std::string pxn_peer;               // GPU whose NIC carries this GPU's sends (PXN); "" when direct
+  std::string net_name;            // channel 0's NCCL device name ("mlx5_0")
+  std::string send_nic, recv_nic;  // endpoint ids; differ from nics[0] only through PXN
+  std::string pxn_peer;            // GPU whose NIC carries this GPU's sends (PXN); "" when direct
   // The GPU's closest NIC when NCCL left it out: "mlx5_0 port 1 DOWN: ...".
   std::string closest_left_out;
   NcclPath path = NcclPath::Unknown;  // GPU→first NIC, NCCL's view (PXN, P2C on Grace C2C, 2.27+)
@@ -78,7 +78,7 @@ struct GdrPrediction {
   std::vector<GdrCause> causes;       // why send or recv is not Yes; empty when both are
   // NCCL selects GDR but the host makes registration fail (no fallback).
   std::vector<std::string> fail_reasons;
-  std::vector<std::string> rules;     // each rule that decided, in words
+  std::vector<std::string> rules;  // each rule that decided, in words
 };
 
 struct GdrPredictInput {

@@ -73,13 +73,14 @@ void apply_hca(NcclNetList& list, const NcclSettings& st, const NcclVersion& v, 
       kept.push_back(all.back());
       out.push_back(n);
     } else {
-      list.left_out.try_emplace(n.nic_id, printable(n.name) + " port " + std::to_string(n.port) + ": not selected by " +
-                                              hca->cite());
+      list.left_out.try_emplace(
+          n.nic_id, printable(n.name) + " port " + std::to_string(n.port) + ": not selected by " + hca->cite());
     }
   }
   std::string pitfalls = join(hca_prefix_pitfalls(f, names), "; ");
-  list.rules.push_back(hca->cite() + " selects " + (kept.empty() ? "none" : join(kept)) + " of " + join(all) +
-                       (pitfalls.empty() ? "" : " (prefix match: " + pitfalls + "; a leading '=' matches whole names)"));
+  list.rules.push_back(
+      hca->cite() + " selects " + (kept.empty() ? "none" : join(kept)) + " of " + join(all) +
+      (pitfalls.empty() ? "" : " (prefix match: " + pitfalls + "; a leading '=' matches whole names)"));
   nets = std::move(out);
 }
 
@@ -178,8 +179,7 @@ NcclNetList nccl_nets(const Topology& view, const std::optional<std::vector<NicP
       continue;
     }
     bool known = !ports || (!p.state.empty() && !p.link_layer.empty() && p.uverbs != Tri::Unknown);
-    if (!known)
-      list.rules.push_back(port_label(p) + ": state, link layer or uverbs device unreadable; assumed usable");
+    if (!known) list.rules.push_back(port_label(p) + ": state, link layer or uverbs device unreadable; assumed usable");
     nets.push_back({p.device, p.nic_id, p.port, p.gbps, known});
   }
   apply_hca(list, settings, version, nets);

@@ -22,29 +22,29 @@ namespace gdrcheck {
 
 // One RDMA device port as the host shows it (/sys/class/infiniband).
 struct NicPortFacts {
-  std::string nic_id;      // topology endpoint id of its PCI function
-  std::string device;      // mlx5_0
-  int port = 1;            // IB port number
+  std::string nic_id;         // topology endpoint id of its PCI function
+  std::string device;         // mlx5_0
+  int port = 1;               // IB port number
   Tri uverbs = Tri::Unknown;  // its uverbs char device exists (ib_uverbs loaded)
-  std::string state;       // "ACTIVE", "DOWN", "INIT", "ARMED"; "" = unreadable
-  std::string link_layer;  // "InfiniBand", "Ethernet", anything else; "" = unreadable
-  double gbps = 0;         // port rate in Gb/s; 0 = unknown
+  std::string state;          // "ACTIVE", "DOWN", "INIT", "ARMED"; "" = unreadable
+  std::string link_layer;     // "InfiniBand", "Ethernet", anything else; "" = unreadable
+  double gbps = 0;            // port rate in Gb/s; 0 = unknown
 };
 
 // One device NCCL offers for a GPU's traffic.
 struct NcclNet {
-  std::string name;                  // "mlx5_0"
-  std::string nic_id;                // endpoint id that places it in the topology
+  std::string name;    // "mlx5_0"
+  std::string nic_id;  // endpoint id that places it in the topology
   int port = 1;
-  double gbps = 0;                   // 0 = unknown
-  bool facts_known = true;           // state and link layer were read (else assumed usable)
+  double gbps = 0;          // 0 = unknown
+  bool facts_known = true;  // state and link layer were read (else assumed usable)
 };
 
 struct NcclNetList {
-  std::vector<NcclNet> nets;         // in NCCL's device order
+  std::vector<NcclNet> nets;  // in NCCL's device order
   // Devices NCCL leaves out, by NIC endpoint id: "mlx5_0 port 1 DOWN".
   std::map<std::string, std::string> left_out;
-  std::vector<std::string> rules;    // the filter, what was left out, assumptions
+  std::vector<std::string> rules;  // the filter, what was left out, assumptions
 };
 
 // `ports` nullopt: the source shows no port state (a topology file alone);

@@ -231,8 +231,9 @@ std::string unknown_nvlink_rule(const NetChoiceInput& in, const Endpoint& gpu) {
   const GpuFacts* f = facts_of(in, gpu);
   std::string what =
       f && !f->nvlink_evidence.empty() ? printable(f->nvlink_evidence) : "NVLink of " + gpu.id + " unknown";
-  return what + ": whether NCCL sends through an NVLink peer's NIC (PXN) cannot be decided; "
-                "`nvidia-smi nvlink --status` would tell";
+  return what +
+         ": whether NCCL sends through an NVLink peer's NIC (PXN) cannot be decided; "
+         "`nvidia-smi nvlink --status` would tell";
 }
 
 struct Ranked {

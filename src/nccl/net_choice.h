@@ -30,7 +30,7 @@ struct NetRoute {
   double bw = 0;                      // GB/s as NCCL computes it; 0 = unknown
   const Endpoint* proxy = nullptr;    // PXN: the NVLink peer whose NIC this is
   NcclPath proxy_type = NcclPath::Unknown;
-  bool via_cpu = false;               // GDR disabled: NCCL routes GPU↔NIC through the CPU
+  bool via_cpu = false;  // GDR disabled: NCCL routes GPU↔NIC through the CPU
 };
 
 struct NetChoice {

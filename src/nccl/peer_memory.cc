@@ -73,8 +73,9 @@ void unchecked_files(const GdrHostFacts& host, const std::vector<std::string>& f
                      std::vector<std::string>& rules) {
   for (const auto& [path, there] : host.peermem_files) {
     if (!there || std::find(files.begin(), files.end(), path) != files.end()) continue;
-    rules.push_back(path + " is present but " +
-                    (path == kModNvPeerMem ? std::string("no NCCL release checks it") : "NCCL " + v.str() + " does not check it"));
+    rules.push_back(
+        path + " is present but " +
+        (path == kModNvPeerMem ? std::string("no NCCL release checks it") : "NCCL " + v.str() + " does not check it"));
   }
 }
 
@@ -115,8 +116,8 @@ NicSideGdr nic_side_gdr(const GdrHostFacts& host, const NcclSettings& settings, 
                       " checks) and " + dma_why);
   } else {
     s.selected = Tri::Unknown;
-    std::string mod = module.any() == Tri::No ? "none of " + join(files) + " present"
-                                              : "could not read " + join(module.unread);
+    std::string mod =
+        module.any() == Tri::No ? "none of " + join(files) + " present" : "could not read " + join(module.unread);
     s.rules.push_back("NIC side GDR unknown: " + mod + "; " + dma_why);
   }
   s.newer_nccl_would = s.selected != Tri::Yes && present(host, kModNvidiaPeermem) && version < NcclVersion{2, 23, 0};

@@ -127,7 +127,7 @@ bool module_loaded(const HostState& h, const std::string& name) {
   return it != h.modules.end() && it->second.loaded;
 }
 
-// "nvidia_peermem", "nv_peer_mem", "... (not registered)", "none"; null when
+// "nvidia_peermem", "nv_peer_mem", "... (no memory_peers entry)", "none"; null when
 // the capture has no /sys/module to tell from.
 json peer_memory_json(const HostState& h) {
   json peers = h.memory_peers_dir ? json(h.memory_peers) : json(nullptr);
@@ -137,7 +137,7 @@ json peer_memory_json(const HostState& h) {
   std::string flavor = module_loaded(h, "nv_peer_mem")      ? "nv_peer_mem"
                        : module_loaded(h, "nvidia_peermem") ? "nvidia_peermem"
                                                             : "none";
-  if (flavor != "none" && !registered) flavor += " (not registered)";
+  if (flavor != "none" && !registered) flavor += " (no memory_peers entry)";
   return {{"flavor", flavor}, {"memory_peers", peers}};
 }
 
