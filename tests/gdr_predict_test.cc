@@ -20,11 +20,11 @@
 namespace gdrcheck {
 namespace {
 
-constexpr const char* kNvMem = "/sys/kernel/mm/memory_peers/nv_mem/version";
-constexpr const char* kNvMemNc = "/sys/kernel/mm/memory_peers/nv_mem_nc/version";
-constexpr const char* kNvidiaPeermem = "/sys/kernel/mm/memory_peers/nvidia-peermem/version";
-constexpr const char* kModNvidiaPeermem = "/sys/module/nvidia_peermem/version";
-constexpr const char* kModNvPeerMem = "/sys/module/nv_peer_mem/version";
+constexpr const char* kNvMem = kPeermemNvMem;
+constexpr const char* kNvMemNc = kPeermemNvMemNc;
+constexpr const char* kNvidiaPeermem = kPeermemNvidiaPeermem;
+constexpr const char* kModNvidiaPeermem = kPeermemModule;
+constexpr const char* kModNvPeerMem = kPeermemLegacyModule;
 
 // ---- building topologies -------------------------------------------------------
 

@@ -8,10 +8,10 @@
 namespace gdrcheck {
 namespace {
 
-constexpr const char* kNvMem = "/sys/kernel/mm/memory_peers/nv_mem/version";
-constexpr const char* kNvMemNc = "/sys/kernel/mm/memory_peers/nv_mem_nc/version";
-constexpr const char* kNvidiaPeermem = "/sys/kernel/mm/memory_peers/nvidia-peermem/version";
-constexpr const char* kModule = "/sys/module/nvidia_peermem/version";
+constexpr const char* kNvMem = kPeermemNvMem;
+constexpr const char* kNvMemNc = kPeermemNvMemNc;
+constexpr const char* kNvidiaPeermem = kPeermemNvidiaPeermem;
+constexpr const char* kModule = kPeermemModule;
 
 NcclVersion ver(const char* v) {
   return *NcclVersion::parse(v);

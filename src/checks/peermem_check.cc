@@ -10,9 +10,8 @@
 namespace gdrcheck {
 namespace {
 
-constexpr const char* kNvMem = "/sys/kernel/mm/memory_peers/nv_mem/version";
-constexpr const char* kNvMemNc = "/sys/kernel/mm/memory_peers/nv_mem_nc/version";
-constexpr const char* kPeermemModule = "/sys/module/nvidia_peermem/version";
+constexpr const char* kNvMem = kPeermemNvMem;
+constexpr const char* kNvMemNc = kPeermemNvMemNc;
 
 bool present(const HostState& h, const char* path) {
   auto it = h.peermem_files.find(path);
@@ -75,8 +74,7 @@ GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h) {
     f.rdma_core = "rdma-core v" + std::to_string(h.rdma_core->release) + " (" + h.rdma_core->path + ")";
     f.ibv_reg_dmabuf_mr = h.rdma_core->release >= 34 ? Tri::Yes : Tri::No;
   }
-  for (const char* p : {kNvMem, kNvMemNc, "/sys/kernel/mm/memory_peers/nvidia-peermem/version", kPeermemModule,
-                        "/sys/module/nv_peer_mem/version"})
+  for (const char* p : {kNvMem, kNvMemNc, kPeermemNvidiaPeermem, kPeermemModule, kPeermemLegacyModule})
     if (auto it = h.peermem_files.find(p); it != h.peermem_files.end()) f.peermem_files[p] = it->second;
   std::optional<NvidiaDriver> driver = parse_nvidia_version(h.nvidia_version.value.value_or(""));
   KernelRelease kernel = parse_kernel_release(h.kernel_release.value.value_or("")).value_or(KernelRelease{});

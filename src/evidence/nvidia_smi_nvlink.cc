@@ -149,6 +149,27 @@ std::string clean_text(std::string_view s, std::size_t max) {
 
 // ----------------------------------------------------------------- lines
 
+// "<word><number>:" anywhere in the line: the number (at most `digits`
+// long) and what follows the colon.
+struct Numbered {
+  int number = -1;
+  std::string_view rest;
+};
+
+std::optional<Numbered> find_numbered(std::string_view line, std::string_view word, std::size_t digits,
+                                      bool blank_after) {
+  for (std::size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+    std::size_t i = at + word.size(), start = i;
+    while (i < line.size() && is_digit(line[i]) && i - start <= digits) ++i;
+    if (i == start || i - start > digits || i >= line.size() || line[i] != ':') continue;
+    if (blank_after && i + 1 < line.size() && !is_blank(line[i + 1])) continue;
+    int number = 0;
+    for (std::size_t k = start; k < i; ++k) number = number * 10 + (line[k] - '0');
+    return Numbered{number, line.substr(i + 1)};
+  }
+  return std::nullopt;
+}
+
 // "GPU 12: NVIDIA H100 ..." anywhere in the line (after a prompt or a host
 // prefix). The colon must be followed by a space or the end, which keeps
 // `nvidia-smi -q`'s "GPU 00000000:18:00.0" out.
@@ -158,16 +179,9 @@ struct Header {
 };
 
 std::optional<Header> find_header(std::string_view line) {
-  for (std::size_t at = line.find("GPU "); at != std::string_view::npos; at = line.find("GPU ", at + 1)) {
-    std::size_t i = at + 4, start = i;
-    while (i < line.size() && is_digit(line[i]) && i - start < 5) ++i;
-    if (i == start || i - start > 4 || i >= line.size() || line[i] != ':') continue;
-    if (i + 1 < line.size() && !is_blank(line[i + 1])) continue;
-    int index = 0;
-    for (std::size_t k = start; k < i; ++k) index = index * 10 + (line[k] - '0');
-    return Header{index, line.substr(i + 1)};
-  }
-  return std::nullopt;
+  auto n = find_numbered(line, "GPU ", 4, true);
+  if (!n) return std::nullopt;
+  return Header{n->number, n->rest};
 }
 
 // "Link 3: value"; `nvidia-smi nvlink -c` prints "Link 3, P2P ..." and is
@@ -178,15 +192,9 @@ struct LinkLine {
 };
 
 std::optional<LinkLine> find_link(std::string_view line) {
-  for (std::size_t at = line.find("Link "); at != std::string_view::npos; at = line.find("Link ", at + 1)) {
-    std::size_t i = at + 5, start = i;
-    while (i < line.size() && is_digit(line[i]) && i - start < 4) ++i;
-    if (i == start || i - start > 3 || i >= line.size() || line[i] != ':') continue;
-    int number = 0;
-    for (std::size_t k = start; k < i; ++k) number = number * 10 + (line[k] - '0');
-    return LinkLine{number, trim(line.substr(i + 1))};
-  }
-  return std::nullopt;
+  auto n = find_numbered(line, "Link ", 3, false);
+  if (!n) return std::nullopt;
+  return LinkLine{n->number, trim(n->rest)};
 }
 
 // "...", "......", "…", "[...]", "[snip]", "... (18 links total)".

@@ -20,16 +20,6 @@
 namespace gdrcheck {
 namespace {
 
-std::optional<int> int_attribute(const Endpoint& e, const std::string& name) {
-  auto it = e.attributes.find(name);
-  if (it == e.attributes.end() || it->second.empty()) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(it->second.c_str(), &end, 10);
-  if (errno || *end != '\0' || v < -1000000 || v > 1000000) return std::nullopt;
-  return static_cast<int>(v);
-}
-
 // A verdict on one condition plus the sentences explaining it.
 struct Side {
   Tri ok = Tri::Yes;
@@ -95,7 +85,7 @@ struct Context {
 
 // A recorded NCCL XML carries NCCL's own verdict for a device (gdr="1").
 Side recorded_gdr(const Endpoint& e, const std::string& what) {
-  auto g = int_attribute(e, "gdr");
+  auto g = e.int_attribute("gdr");
   if (!g) return {Tri::Unknown, {}};
   return {*g ? Tri::Yes : Tri::No, {"NCCL topology XML records gdr=" + std::to_string(*g) + " for " + what}};
 }
@@ -119,7 +109,7 @@ const GpuFacts* facts_of(const Context& c, const Endpoint& gpu) {
 int gpu_sm(const Context& c, const Endpoint& gpu) {
   const GpuFacts* f = facts_of(c, gpu);
   if (f && f->sm > 0) return f->sm;
-  return int_attribute(gpu, "sm").value_or(0);
+  return gpu.int_attribute("sm").value_or(0);
 }
 
 // ncclGpuGdrSupport asks CUDA (cudaDevAttrGPUDirectRDMASupported), which is
@@ -154,7 +144,7 @@ struct Distance {
 
 bool is_c2c(const Context& c, const Endpoint& gpu) {
   const GpuFacts* f = facts_of(c, gpu);
-  return int_attribute(gpu, "c2c_count").value_or(0) > 0 || (f && f->c2c == Tri::Yes);
+  return gpu.int_attribute("c2c_count").value_or(0) > 0 || (f && f->c2c == Tri::Yes);
 }
 
 // NVLink-C2C GPUs (Grace): a NIC on the GPU's own CPU is PHB on PCIe but

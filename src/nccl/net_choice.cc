@@ -21,16 +21,6 @@
 namespace gdrcheck {
 namespace {
 
-std::optional<int> int_attribute(const Endpoint& e, const std::string& name) {
-  auto it = e.attributes.find(name);
-  if (it == e.attributes.end() || it->second.empty()) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(it->second.c_str(), &end, 10);
-  if (errno || *end != '\0' || v < -1000000 || v > 1000000) return std::nullopt;
-  return static_cast<int>(v);
-}
-
 bool at_least(const NcclVersion& v, int major, int minor, int patch) {
   return v >= NcclVersion{major, minor, patch};
 }
@@ -162,7 +152,7 @@ void reroute_if_disabled(const NetChoiceInput& in, const Endpoint& gpu, NetRoute
 // ---- ranking ---------------------------------------------------------------------------
 
 int nvml_index(const NetChoiceInput& in, const Endpoint& gpu) {
-  if (auto dev = int_attribute(gpu, "dev"); dev && *dev >= 0) return *dev;
+  if (auto dev = gpu.int_attribute("dev"); dev && *dev >= 0) return *dev;
   auto it = std::find(in.gpus.begin(), in.gpus.end(), &gpu);
   return static_cast<int>(it - in.gpus.begin());
 }

@@ -18,6 +18,13 @@
 
 namespace gdrcheck {
 
+// The files NCCL tests for a peer-memory client, and the legacy module's.
+inline constexpr const char* kPeermemNvMem = "/sys/kernel/mm/memory_peers/nv_mem/version";
+inline constexpr const char* kPeermemNvMemNc = "/sys/kernel/mm/memory_peers/nv_mem_nc/version";
+inline constexpr const char* kPeermemNvidiaPeermem = "/sys/kernel/mm/memory_peers/nvidia-peermem/version";
+inline constexpr const char* kPeermemModule = "/sys/module/nvidia_peermem/version";
+inline constexpr const char* kPeermemLegacyModule = "/sys/module/nv_peer_mem/version";
+
 // What the host offers, read from files by the caller.
 struct GdrHostFacts {
   // Peer-memory files NCCL tests with access(): path → present? (absent key = unknown)

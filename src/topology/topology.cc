@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 
 namespace gdrcheck {
 
@@ -58,6 +60,16 @@ std::vector<int> Topology::bridge_chain(int node) const {
     if (nodes[p].kind == PciNode::Kind::Bridge) chain.push_back(p);
   std::reverse(chain.begin(), chain.end());
   return chain;
+}
+
+std::optional<int> Endpoint::int_attribute(const std::string& name) const {
+  auto it = attributes.find(name);
+  if (it == attributes.end() || it->second.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(it->second.c_str(), &end, 10);
+  if (errno || *end != '\0' || v < -1000000 || v > 1000000) return std::nullopt;
+  return static_cast<int>(v);
 }
 
 const Endpoint* Topology::find(const std::string& id) const {

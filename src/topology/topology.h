@@ -76,6 +76,10 @@ struct Endpoint {
   // Source-specific facts kept for later checks (NCCL XML gdr="1",
   // speed, port; sysfs driver name; ...).
   std::map<std::string, std::string> attributes;
+
+  // An attribute that is a whole decimal number (|n| <= 1e6); nullopt when
+  // absent or anything else (a hostile XML may say gdr="yes" or "1e99").
+  std::optional<int> int_attribute(const std::string& name) const;
 };
 
 struct Topology {
