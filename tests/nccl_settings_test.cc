@@ -1,5 +1,5 @@
 // nccl.conf parsing as NCCL reads it, and the precedence of the layers.
-#include "nccl/nccl_settings.h"
+#include "host/nccl_settings.h"
 
 #include <gtest/gtest.h>
 

@@ -20,7 +20,7 @@ struct Checked {
 
 inline Checked check(const std::string& root, HostReadOptions ro = {}, NodeOptions no = {}) {
   Topology t = read_sysfs_topology(Root(root));
-  HostState h = read_host_state(Root(root), t, ro);
+  HostState h = read_host_state(Root(root), pci_functions(t), ro);
   NodeReport r = build_node_report(std::move(t), h, no);
   return {std::move(h), std::move(r)};
 }

@@ -178,7 +178,8 @@ void judge_nccl_tests(Artifact& a, const BandwidthOverrides& bandwidth) {
 }
 
 void judge_topology(Artifact& a) {
-  TopologyPaths p = compute_paths(*a.topology);
+  a.paths = compute_paths(*a.topology);
+  const TopologyPaths& p = *a.paths;
   int direct = 0, total = 0;
   for (const auto& c : p.closest) {
     ++total;

@@ -14,6 +14,7 @@
 #include "evidence/ibv_text.h"
 #include "evidence/nccl_log.h"
 #include "evidence/nccl_tests.h"
+#include "topology/path_matrix.h"
 #include "topology/topology.h"
 
 namespace gdrcheck {
@@ -31,6 +32,7 @@ struct Artifact {
   std::optional<NcclTestsReport> nccl_tests;
   std::vector<BusbwVsNics> busbw_vs_nics;  // nccl-tests: one per run, in run order
   std::optional<Topology> topology;
+  std::optional<TopologyPaths> paths;  // of `topology`, computed once for judges and renderers
   std::optional<IbvReport> ibv;
   std::optional<GdscheckReport> gdscheck;
   Status status = Status::Unknown;  // what it proves: OK, WARNING (partial), CRITICAL (GDR not in use), UNKNOWN

@@ -80,7 +80,7 @@ NodeFactsResult node_facts(const std::string& root) {
   try {
     std::string dir = root.empty() ? "/" : root;
     Topology t = load_topology_root(dir);
-    HostState h = read_host_state(Root(dir), t, HostReadOptions{});
+    HostState h = read_host_state(Root(dir), pci_functions(t), HostReadOptions{});
     NodeReport report = build_node_report(std::move(t), h, NodeOptions{});
     NodeNicFacts f = nic_facts_from_node(report, h);
     if (f.host.empty()) f.host = this_host();

@@ -93,7 +93,7 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     HostReadOptions ro = read_options(o);
     NodeOptions no = node_options(o);
     Topology t = load_topology_root(root_dir);
-    HostState h = read_host_state(Root(root_dir), t, ro);
+    HostState h = read_host_state(Root(root_dir), pci_functions(t), ro);
     NodeReport r = build_node_report(std::move(t), h, no);
     if (!o.write_manifest.empty()) {
       write_new_file(o.write_manifest, make_manifest(r, h).dump(2) + "\n");

@@ -4,6 +4,7 @@
 
 #include "host/root_search.h"
 #include "host/sysfs_values.h"
+#include "host/text_format.h"
 
 namespace gdrcheck {
 namespace {
@@ -179,7 +180,7 @@ const std::vector<std::string>& watched_modules() {
   return modules;
 }
 
-HostState read_host_state(const Root& root, const Topology& topology, const HostReadOptions& options) {
+HostState read_host_state(const Root& root, const std::vector<PciAddress>& functions, const HostReadOptions& options) {
   HostState h;
   h.root = root.dir();
   h.hostname = read_fact(root, "/proc/sys/kernel/hostname");
@@ -191,8 +192,7 @@ HostState read_host_state(const Root& root, const Topology& topology, const Host
   read_peer_memory(root, h);
   h.iommu_class_dir = root.is_dir("/sys/class/iommu");
   h.iommu_units = root.list("/sys/class/iommu");
-  for (const auto& n : topology.nodes)
-    if (n.address) h.functions[*n.address] = read_function(root, *n.address);
+  for (const auto& a : functions) h.functions[a] = read_function(root, a);
   h.rdma = read_rdma(root);
   h.nccl = read_nccl_settings(root, options);
   if (const NcclSetting* topo = h.nccl.find("NCCL_TOPO_FILE")) h.nccl_files[topo->value] = root.exists(topo->value);

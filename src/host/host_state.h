@@ -12,12 +12,11 @@
 
 #include "host/nccl_install.h"
 #include "host/nccl_net_plugins.h"
+#include "host/nccl_settings.h"
 #include "host/nvidia_smi_outputs.h"
 #include "host/rdma_core_version.h"
 #include "host/root.h"
-#include "nccl/nccl_settings.h"
 #include "topology/pci_address.h"
-#include "topology/topology.h"
 
 namespace gdrcheck {
 
@@ -112,6 +111,7 @@ struct HostReadOptions {
 // Modules whose presence matters (driver, peer memory, RDMA stack, GDS).
 const std::vector<std::string>& watched_modules();
 
-HostState read_host_state(const Root& root, const Topology& topology, const HostReadOptions& options);
+// `functions`: the PCI functions whose files to read (the topology's).
+HostState read_host_state(const Root& root, const std::vector<PciAddress>& functions, const HostReadOptions& options);
 
 }  // namespace gdrcheck

@@ -38,6 +38,31 @@ inline std::string bytes_text(std::uint64_t b) {
   return std::to_string(b) + " " + units[u];
 }
 
+// Device-name order with every run of digits compared as a number:
+// mlx5_2 < mlx5_10, rdmap79s0 < rdmap113s0. Leading zeros do not count;
+// digit runs of any length compare without overflow.
+inline bool natural_less(std::string_view a, std::string_view b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      std::string_view na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+      while (na.size() > 1 && na.front() == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb.front() == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ei, j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i, ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
 // Text from another machine (a conf value, a device name) made safe to
 // print: control bytes and DEL become \r, \n, \t or \xNN, so data can
 // never move the cursor or recolour a terminal.

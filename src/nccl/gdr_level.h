@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "nccl/nccl_settings.h"
+#include "host/nccl_settings.h"
+#include "nccl/nccl_params.h"
 #include "nccl/nccl_version.h"
 #include "topology/path_class.h"
 

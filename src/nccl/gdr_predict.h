@@ -13,8 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "host/nccl_settings.h"
 #include "nccl/nccl_nets.h"
-#include "nccl/nccl_settings.h"
+#include "nccl/nccl_params.h"
 #include "nccl/nccl_version.h"
 #include "nccl/peer_memory.h"
 #include "nccl/tri.h"

@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "nccl/nccl_settings.h"
+#include "host/nccl_settings.h"
+#include "nccl/nccl_params.h"
 #include "nccl/nccl_version.h"
 #include "nccl/tri.h"
 

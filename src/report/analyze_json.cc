@@ -2,7 +2,6 @@
 
 #include "report/bandwidth_json.h"
 #include "report/topo_json.h"
-#include "topology/path_matrix.h"
 
 namespace gdrcheck {
 namespace {
@@ -167,8 +166,8 @@ json artifact_json(const Artifact& a, bool detail) {
   if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests, a.busbw_vs_nics));
   if (a.ibv) j.update(ibv_json(*a.ibv));
   if (a.gdscheck) j.update(gdscheck_json(*a.gdscheck));
-  if (a.topology) {
-    json t = topo_json(*a.topology, compute_paths(*a.topology));
+  if (a.topology && a.paths) {
+    json t = topo_json(*a.topology, *a.paths);
     t.erase("schema");
     j.update(t);
   }

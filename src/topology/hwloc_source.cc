@@ -11,6 +11,7 @@
 
 #include "host/pci_names.h"
 #include "host/sysfs_values.h"
+#include "host/text_format.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {

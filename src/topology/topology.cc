@@ -37,16 +37,6 @@ const char* device_role_name(DeviceRole r) {
   return "extra";
 }
 
-bool natural_less(const std::string& a, const std::string& b) {
-  auto split = [](const std::string& s) {
-    std::size_t i = s.size();
-    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
-    long n = i < s.size() && s.size() - i < 9 ? std::stol(s.substr(i)) : -1;
-    return std::pair<std::string, long>(s.substr(0, i), n);
-  };
-  return split(a) < split(b);
-}
-
 int Topology::root_of(int node) const {
   if (node < 0) return -1;
   while (nodes[node].parent >= 0) node = nodes[node].parent;
@@ -70,6 +60,13 @@ std::optional<int> Endpoint::int_attribute(const std::string& name) const {
   long v = std::strtol(it->second.c_str(), &end, 10);
   if (errno || *end != '\0' || v < -1000000 || v > 1000000) return std::nullopt;
   return static_cast<int>(v);
+}
+
+std::vector<PciAddress> pci_functions(const Topology& t) {
+  std::vector<PciAddress> out;
+  for (const auto& n : t.nodes)
+    if (n.address) out.push_back(*n.address);
+  return out;
 }
 
 const Endpoint* Topology::find(const std::string& id) const {

@@ -110,7 +110,8 @@ struct Topology {
   int add_node(PciNode n);
 };
 
-// Device-name order with numbers compared as numbers: mlx5_2 < mlx5_10.
-bool natural_less(const std::string& a, const std::string& b);
+// The PCI functions of the tree (every node with an address), for the
+// readers of per-function files.
+std::vector<PciAddress> pci_functions(const Topology& t);
 
 }  // namespace gdrcheck

@@ -5,13 +5,11 @@
 // "NCCL_X = 1" sets a variable called "NCCL_X " that nothing reads. We keep
 // exactly what NCCL keeps and report every line that does not do what it
 // appears to do.
-#include "nccl/nccl_settings.h"
+#include "host/nccl_settings.h"
 
 #include "host/text_format.h"
 
 #include <cctype>
-#include <cerrno>
-#include <cstdlib>
 
 namespace gdrcheck {
 namespace {
@@ -116,22 +114,6 @@ NcclSettings merge_nccl_settings(const std::vector<std::vector<NcclSetting>>& la
 
 std::string NcclSetting::cite() const {
   return printable(name) + "=" + printable(value) + " (from " + printable(origin) + ")";
-}
-
-NcclSettings settings_seen_by(const NcclSettings& s, const NcclVersion& version) {
-  if (version >= NcclVersion{2, 30, 3}) return s;
-  NcclSettings out = s;
-  for (auto& [name, setting] : out.values)
-    if (setting.carriage_return) setting.value += '\r';
-  return out;
-}
-
-long long nccl_int_param(const NcclSettings& s, const char* name, long long default_value) {
-  const NcclSetting* v = s.find(name);
-  if (!v || v->value.empty()) return default_value;
-  errno = 0;
-  long long n = std::strtoll(v->value.c_str(), nullptr, 0);
-  return errno ? default_value : n;
 }
 
 }  // namespace gdrcheck
