@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "recorded_fixtures.h"
+#include "nccl/nccl_version.h"
 #include "run_binary.h"
 
 namespace gdrcheck {
@@ -87,6 +88,30 @@ TEST(NodeCli, OlderNcclVersion) {
   auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json", "--nccl-version", "2.18.6"});
   EXPECT_EQ(json::parse(r.out)["nccl_version"], "2.18.6");
   EXPECT_EQ(run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--nccl-version", "banana"}).exit_code, 64);
+}
+
+// gdrcheck follows NCCL 2.4 to its newest known release: older ones are
+// refused; newer ones are predicted with the newest rules, and said so.
+TEST(NodeCli, ReleasesWithoutRulesAreRefusedOrNamedAsApproximated) {
+  auto old = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--nccl-version", "1.3.4"});
+  EXPECT_EQ(old.exit_code, 64);
+  EXPECT_NE(old.err.find("no rules for NCCL 1.3.4"), std::string::npos) << old.err;
+  auto newer = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json", "--nccl-version", "2.31.2"});
+  json j = json::parse(newer.out);
+  EXPECT_EQ(j["nccl"]["version"], "2.31.2");
+  EXPECT_EQ(j["nccl"]["rules"], NcclVersion::newest().str());
+  EXPECT_EQ(j["nccl"]["approximated"], true);
+}
+
+TEST(NodeCli, InstalledNcclIsFoundAndNamed) {
+  auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100", {"nccl-2.18"}), "--json"});
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["nccl_version"], "2.18.6");
+  EXPECT_NE(j["nccl"]["origin"].get<std::string>().find("libnccl.so.2.18.6"), std::string::npos);
+  EXPECT_EQ(j["pairs"][0]["nccl"]["version"], "2.18.6");
+  auto text = run_gdrcheck({"node", "--root", node_root("dgx-h100", {"nccl-2.18"})});
+  EXPECT_NE(text.out.find("NCCL 2.18.6 (library /usr/lib/x86_64-linux-gnu/libnccl.so.2.18.6)"), std::string::npos)
+      << text.out.substr(0, 300);
 }
 
 TEST(NodeCli, ManifestRoundTripAndNoOverwrite) {
