@@ -6,8 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "recorded_fixtures.h"
 #include "nccl/nccl_version.h"
+#include "recorded_fixtures.h"
 #include "run_binary.h"
 
 namespace gdrcheck {

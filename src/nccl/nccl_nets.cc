@@ -92,7 +92,7 @@ void apply_hca(NcclNetList& list, const NcclSettings& st, const NcclVersion& v, 
 // topology at NCCL_NET_MERGE_LEVEL (default PORT), skipped when
 // NCCL_TOPO_DUMP_FILE is set (src/graph/topo.cc:ncclTopoProcessNet@v2.24.3-1).
 std::string merge_off_reason(const NcclSettings& st, const NcclVersion& v) {
-  if (v < NcclVersion{2, 20, 3}) return "before 2.20.3";
+  if (v < NcclVersion{2, 20, 3}) return "NCCL fuses them only from 2.20.3";
   if (nccl_int_param(st, "NCCL_IB_MERGE_NICS", 1) == 0) return st.find("NCCL_IB_MERGE_NICS")->cite();
   if (v < NcclVersion{2, 24, 3}) return "";
   const NcclSetting* level = st.find("NCCL_NET_MERGE_LEVEL");

@@ -40,9 +40,7 @@ NcclVersionPlan plan_nccl_versions(const std::optional<NcclVersion>& explicit_ve
     plan.primary = *version_with_rules(usable.front().version, usable.front().origin);
   else
     plan.primary = {NcclVersion::newest(), NcclVersion::newest(),
-                    "no NCCL found in the root's usual places (a job may bring its own): the newest rules gdrcheck "
-                    "knows",
-                    false};
+                    "no NCCL found in the root, a job may bring its own: the newest rules gdrcheck knows", false};
   std::vector<NcclVersion> seen{plan.primary.found};
   for (const auto& f : usable) {
     if (std::find(seen.begin(), seen.end(), f.version) != seen.end()) continue;
