@@ -323,7 +323,11 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   if (!d.note.empty()) p.rules.push_back(d.note);
   add(p.rules, c.level.rules);
   add(p.rules, lvl.rules);
+  // An undecided NIC choice (PXN with NVLink unknown) leaves the distance
+  // undecided too; only a level of LOC decides regardless of the path.
   Tri choice = ch.certain;
+  bool loc = c.level.set && c.level.path == NcclPath::LOC;
+  if (choice != Tri::Yes && !loc && lvl.ok == Tri::No) lvl.ok = Tri::Unknown;
   p.recv = tri_all({net.ok, dev.ok, lvl.ok, choice});
   if (net.ok != Tri::Yes) p.causes.push_back(c.nic_side.newer_nccl_would ? GdrCause::OldNccl : GdrCause::PeerMemory);
   if (dev.ok != Tri::Yes) p.causes.push_back(GdrCause::GpuSide);
