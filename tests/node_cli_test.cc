@@ -103,6 +103,20 @@ TEST(NodeCli, ReleasesWithoutRulesAreRefusedOrNamedAsApproximated) {
   EXPECT_EQ(j["nccl"]["approximated"], true);
 }
 
+// A byte that is not UTF-8 in a recorded file (here the host name) is
+// written as U+FFFD: the JSON library must never abort `node --json`.
+TEST(NodeCli, BytesThatAreNotUtf8NeverAbortTheJson) {
+  std::string root = testing::fresh_node_root("dgx-h100");
+  std::ofstream(root + "/proc/sys/kernel/hostname") << "gpu\xff\xfe"
+                                                       "01\n";
+  auto r = run_gdrcheck({"node", "--root", root, "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["host"],
+            "gpu\xef\xbf\xbd\xef\xbf\xbd"
+            "01");
+}
+
 TEST(NodeCli, InstalledNcclIsFoundAndNamed) {
   auto r = run_gdrcheck({"node", "--root", node_root("dgx-h100", {"nccl-2.18"}), "--json"});
   json j = json::parse(r.out);

@@ -11,6 +11,7 @@
 #include "cli/exit_codes.h"
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
+#include "report/json_text.h"
 
 namespace gdrcheck {
 namespace {
@@ -42,7 +43,7 @@ int run_analyze(const AnalyzeOptions& o) {
       std::cerr << "gdrcheck analyze: " << f << ": " << artifacts.back().error << "\n";
   }
   if (o.json)
-    std::cout << analyze_json(artifacts, o.detail).dump(2) << "\n";
+    std::cout << json_text(analyze_json(artifacts, o.detail)) << "\n";
   else
     std::cout << render_analyze_text(artifacts, o.detail);
   return exit_code(overall_status(artifacts));

@@ -26,6 +26,7 @@
 #include "host/root.h"
 #include "report/bench_json.h"
 #include "report/bench_text.h"
+#include "report/json_text.h"
 #include "topology/input_error.h"
 #include "topology/topology_loader.h"
 
@@ -229,7 +230,7 @@ int run_bench_nccl(const BenchCliOptions& o) {
     if (o.ab) rep.gdr_off = nccl_arm(o, plan, bin, true, rep.nodes, ignored);
     judge_nccl_bench(rep);
     if (o.json)
-      std::cout << nccl_bench_json(rep).dump(2) << "\n";
+      std::cout << json_text(nccl_bench_json(rep)) << "\n";
     else
       std::cout << render_nccl_bench_text(rep, o.verbose);
     return exit_code(rep.status);
@@ -257,7 +258,7 @@ int run_bench_rdma(const BenchCliOptions& o) {
     RdmaBenchReport rep = run_rdma_bench(facts, ro);
     judge_rdma_bench(rep, overrides(o));
     if (o.json)
-      std::cout << rdma_bench_json(rep).dump(2) << "\n";
+      std::cout << json_text(rdma_bench_json(rep)) << "\n";
     else
       std::cout << render_rdma_bench_text(rep, o.verbose);
     return exit_code(rep.status);

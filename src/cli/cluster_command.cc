@@ -20,6 +20,7 @@
 #include "host/root.h"
 #include "report/cluster_json.h"
 #include "report/cluster_text.h"
+#include "report/json_text.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -88,7 +89,7 @@ int run_cluster(const ClusterCliOptions& o, const LauncherCli& l) {
     bool drained = o.drain && !drain.empty() && drain_nodes(drain);
     if (o.json) {
       std::optional<std::string> t = o.threshold.empty() ? std::nullopt : std::optional<std::string>(o.threshold);
-      std::cout << cluster_json(m, {verdict, t, drain, drained}).dump(2) << "\n";
+      std::cout << json_text(cluster_json(m, {verdict, t, drain, drained})) << "\n";
     } else {
       std::cout << render_cluster_text(m, {o.verbose, verdict, drain, drained});
     }

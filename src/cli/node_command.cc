@@ -17,6 +17,7 @@
 #include "cli/exit_codes.h"
 #include "cli/manifest_file.h"
 #include "host/host_state.h"
+#include "report/json_text.h"
 #include "report/node_json.h"
 #include "report/node_text.h"
 #include "topology/input_error.h"
@@ -96,11 +97,11 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     HostState h = read_host_state(Root(root_dir), pci_functions(t), ro);
     NodeReport r = build_node_report(std::move(t), h, no);
     if (!o.write_manifest.empty()) {
-      write_new_file(o.write_manifest, make_manifest(r, h).dump(2) + "\n");
+      write_new_file(o.write_manifest, json_text(make_manifest(r, h)) + "\n");
       std::cerr << "gdrcheck node: wrote manifest " << o.write_manifest << "\n";
     }
     if (o.json)
-      std::cout << node_json(r, h).dump(2) << "\n";
+      std::cout << json_text(node_json(r, h)) << "\n";
     else
       std::cout << render_node_text(r, {static_cast<bool>(::isatty(1)), o.quiet, o.verbose});
     return exit_code(r.status);

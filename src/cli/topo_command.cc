@@ -6,6 +6,7 @@
 #include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "report/json_text.h"
 #include "report/topo_json.h"
 #include "report/topo_text.h"
 #include "topology/input_error.h"
@@ -52,7 +53,7 @@ int print_topology(const Topology& t, const TopoOptions& o) {
   view.flatten_bcm = !o.no_bcm_flatten;
   TopologyPaths paths = compute_paths(t, view);
   if (o.json)
-    std::cout << topo_json(t, paths).dump(2) << "\n";
+    std::cout << json_text(topo_json(t, paths)) << "\n";
   else
     std::cout << render_topo_text(t, paths, TextStyle{static_cast<bool>(::isatty(1))});
   return kExitOk;
