@@ -104,20 +104,33 @@ struct TopologyUse {
   bool unloadable = false;
 };
 
-std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const NodeOptions& o, const NcclVersion& v,
-                                   TopologyUse* use) {
+// What the prediction needs of the host, whatever the release: read once and
+// shared by the prediction for every release found.
+struct HostFacts {
+  std::map<std::string, GpuFacts> gpus;
+  GdrHostFacts host;
+  std::optional<std::vector<NicPortFacts>> ports;
+  std::optional<NetPluginFacts> net_plugin;
+};
+
+HostFacts host_facts(const Topology& t, const HostState& h) {
+  return {gpu_facts(t, h), gdr_host_facts(t, h), nic_port_facts(t, h), net_plugin_facts(h)};
+}
+
+std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const HostFacts& facts, const NodeOptions& o,
+                                   const NcclVersion& v, TopologyUse* use) {
   PredictionTopology pt = prediction_topology(t, h, o, v);
   GdrPredictInput in;
   in.nccl_view = &pt.view;
-  in.gpus = rekeyed(gpu_facts(t, h), pt.to_file);
+  in.gpus = rekeyed(facts.gpus, pt.to_file);
   for (auto& [id, f] : in.gpus)
     for (auto& peer : f.nvlink_peers) peer = mapped(pt.to_file, peer);
-  in.host = gdr_host_facts(t, h);
-  if (auto ports = nic_port_facts(t, h)) {
-    for (auto& port : *ports) port.nic_id = mapped(pt.to_file, port.nic_id);
-    in.ports = ports;
+  in.host = facts.host;
+  if (facts.ports) {
+    in.ports = facts.ports;
+    for (auto& port : *in.ports) port.nic_id = mapped(pt.to_file, port.nic_id);
   }
-  in.net_plugin = net_plugin_facts(h);
+  in.net_plugin = facts.net_plugin;
   in.settings = h.nccl;
   in.version = v;
   std::vector<GdrPrediction> out = predict_gdr(in);
@@ -203,12 +216,13 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.nccl_version = plan.primary.rules;
   r.paths = compute_paths(r.topology, view_options(options, r.nccl_version));
   TopologyUse use;
-  r.predictions = predict(r.topology, host, options, r.nccl_version, &use);
+  HostFacts facts = host_facts(r.topology, host);
+  r.predictions = predict(r.topology, host, facts, options, r.nccl_version, &use);
   r.nccl_topology = use.source;
   r.nccl_topology_notes = use.notes;
   r.nccl_topology_unloadable = use.unloadable;
   for (const auto& other : plan.others)
-    r.nccl_alternatives.push_back({other, predict(r.topology, host, options, other.rules, nullptr)});
+    r.nccl_alternatives.push_back({other, predict(r.topology, host, facts, options, other.rules, nullptr)});
   NodeEvidence e{r.topology,
                  r.paths,
                  host,
