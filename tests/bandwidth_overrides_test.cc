@@ -65,12 +65,41 @@ TEST(BandwidthOverrides, ExampleFileDrivesTheModel) {
   EXPECT_NEAR(expect_nccl_busbw(s, o).expected_busbw_gbytes, 8 * 47.0, 1e-9);
 }
 
-TEST(BandwidthOverrides, EmptyObjectIsTheBuiltInModel) {
-  auto o = parse_bandwidth_overrides("{}", kFile);
-  EXPECT_TRUE(o.nic_ceilings.empty());
-  EXPECT_TRUE(o.fixed_busbw.empty());
+// A file that sets nothing would leave the built-in model in force while
+// its author believes otherwise.
+TEST(BandwidthOverrides, AFileThatSetsNothingIsRefused) {
+  const std::string why = "no settings (an empty bandwidth file changes nothing; remove it to use the built-in model)";
+  EXPECT_EQ(error_of("{}"), why);
+  EXPECT_EQ(error_of(R"({"schema": "gdrcheck.bandwidth/1"})"), why);
+  EXPECT_EQ(error_of(R"({"nic_ceilings": [], "fixed_busbw": []})"), why);
+  auto o = parse_bandwidth_overrides(R"({"rdma_pass_ratio": 0.8})", kFile);
   EXPECT_DOUBLE_EQ(o.pass_ratio, BandwidthOverrides{}.pass_ratio);
+  EXPECT_DOUBLE_EQ(o.rdma_pass_ratio, 0.8);
   EXPECT_EQ(o.source, kFile);
+}
+
+// Hostile files: too deep for the recursive steps after parsing, a key
+// given twice (the last would silently win), numbers that do not convert.
+TEST(BandwidthOverrides, DeepRepeatedAndOutOfRangeInputIsRefused) {
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(error_of(R"({"nic_ceilings": )" + deep + "}"), "nested deeper than 64 levels; not a bandwidth file");
+  EXPECT_EQ(error_of(R"({"pass_ratio": 0.5, "pass_ratio": 0.9})"),
+            "key \"pass_ratio\" appears twice in one object (line 1, column 32)");
+  const std::string fixed = R"({"fixed_busbw":[{"node_type":"a","collective":"all_reduce","busbw_gbytes":1,"nodes":)";
+  EXPECT_EQ(error_of(fixed + "1e300}]}"),
+            "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not 1e+300");
+  EXPECT_EQ(error_of(fixed + "-3}]}"), "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not -3");
+  EXPECT_EQ(error_of(fixed + "18446744073709551615}]}"),
+            "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not 18446744073709551615");
+  EXPECT_EQ(parse_bandwidth_overrides(fixed + "4.0}]}", kFile).fixed_busbw.at(0).nodes, 4);
+}
+
+TEST(BandwidthOverrides, ProblemsQuoteNoControlBytes) {
+  std::string p = error_of(R"({"\u001b[2J": 1})");
+  EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
+  EXPECT_EQ(p.rfind("unknown key \"\\u001b[2J\"", 0), 0u) << p;
+  std::string q = error_of(R"({"fixed_busbw":[{"node_type":"a","collective":"\u009b31m","busbw_gbytes":1}]})");
+  EXPECT_EQ(q.find("\xc2\x9b"), std::string::npos) << q;
 }
 
 TEST(BandwidthOverrides, RatioOfExactlyOneIsAllowed) {
@@ -139,7 +168,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"fixed_duplicate",
                 R"({"fixed_busbw":[{"node_type":"a","collective":"all_reduce","busbw_gbytes":1},
                                    {"node_type":"a","collective":"allreduce","busbw_gbytes":2}]})",
-                "fixed_busbw[1]: a all_reduce is given twice"},
+                "fixed_busbw[1]: \"a\" all_reduce is given twice"},
         BadCase{"wrong_schema", R"({"schema":"gdrcheck.manifest/1"})", "schema: expected \"gdrcheck.bandwidth/1\""}),
     [](const auto& info) { return std::string(info.param.name); });
 

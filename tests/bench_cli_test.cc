@@ -3,6 +3,8 @@
 // garbage or fail — through the process runner, locally and through a real
 // `mpirun` when Open MPI is installed.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -283,6 +285,89 @@ TEST(BenchCli, RdmaWithoutDevicesCouldNotRun) {
   EXPECT_EQ(r.json["status"], "UNKNOWN");
   std::string why = r.json["pairs"][0]["gpu_memory"]["could_not_run"];
   EXPECT_NE(why.find("exit status 1"), std::string::npos) << why;
+}
+
+// Every output of a run sits in a directory gdrcheck made for it (0700)
+// inside --output-dir; perftest's JSON file was reserved there (0600)
+// before perftest was started.
+TEST(BenchCli, OutputsGoToAPrivateDirectory) {
+  Env env = {{"STANDIN_PERFTEST_TEXT", "perftest/perftest-241-use-cuda-a30-server-cut.txt"},
+             {"STANDIN_PERFTEST_JSON", "perftest/perftest-json-rdma-write-mlx5_11.json"}};
+  BenchRun r = bench({"rdma", "--root", testing::node_root("pcie-server-nic-remote"), "--timeout", "20"}, env);
+  ASSERT_FALSE(r.json.is_discarded()) << r.process.err;
+  std::string raw = r.json["pairs"][0]["gpu_memory"]["raw_output"];
+  std::filesystem::path dir = std::filesystem::path(raw).parent_path();
+  EXPECT_EQ(dir.parent_path().string(), r.dir) << raw;
+  struct stat st {};
+  ASSERT_EQ(::lstat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0700u);
+  std::size_t json_files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++json_files;
+    ASSERT_EQ(::lstat(e.path().c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_mode & 07777, 0600u) << e.path();
+  }
+  EXPECT_GT(json_files, 0u);
+  EXPECT_EQ(r.json["pairs"][0]["gpu_memory"]["gbits"][0], 2229.27);
+}
+
+TEST(BenchCli, SharedOutputDirectoryIsRefused) {
+  std::string shared = testing::scratch_dir() + "/shared";
+  std::filesystem::create_directories(shared);
+  ::chmod(shared.c_str(), 0777);  // anyone may rename entries: no sticky bit
+  ProcessSpec spec = ProcessSpec::command({GDRCHECK_BINARY, "bench", "nccl", "--launcher", "local", "--nic-rate", "400",
+                                           "--nics", "1", "--output-dir", shared});
+  spec.env_set = {{"PATH", standins() + ":/usr/bin:/bin"}, {"STANDIN_DATA", GDRCHECK_TEST_DATA}};
+  spec.timeout = std::chrono::seconds(60);
+  ProcessResult p = run_process(spec);
+  EXPECT_EQ(p.exit_code, 64) << p.err;
+  EXPECT_NE(p.err.find(shared + ": directory is world-writable without the sticky bit"), std::string::npos) << p.err;
+  EXPECT_TRUE(std::filesystem::is_empty(shared));
+}
+
+// A copy of a stand-in that another user could replace.
+std::string untrusted_copy(const std::string& name, bool other_owner) {
+  std::string dir = testing::scratch_dir() + "/build";
+  std::filesystem::create_directories(dir);
+  std::string copy = dir + "/" + name;
+  std::filesystem::copy_file(standins() + "/" + name, copy);
+  if (other_owner) {
+    EXPECT_EQ(::chown(copy.c_str(), 65534, 65534), 0);
+    ::chmod(copy.c_str(), 0755);
+  } else {
+    ::chmod(copy.c_str(), 0757);
+  }
+  return copy;
+}
+
+TEST(BenchCli, UntrustedNcclTestsBinaryIsNotRunAsRoot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "the refusal applies to root";
+  std::string copy = untrusted_copy("all_reduce_perf", true);
+  std::string dir = std::filesystem::path(copy).parent_path().string();
+  BenchRun r =
+      bench({"nccl", "--launcher", "local", "--nic-rate", "400", "--nics", "1", "--nccl-tests", dir}, kReplayGdr);
+  ASSERT_FALSE(r.json.is_discarded()) << r.process.out << r.process.err;
+  EXPECT_EQ(r.process.exit_code, 3);
+  std::string why = r.json["runs"]["gdr_on"][0]["could_not_run"];
+  EXPECT_NE(why.find(copy + ": owned by uid 65534"), std::string::npos) << why;
+  EXPECT_NE(why.find("chown root / chmod go-w, or pass --nccl-tests DIR with a trusted build"), std::string::npos);
+  EXPECT_EQ(r.record, "");  // it never ran
+}
+
+TEST(BenchCli, UntrustedPerftestIsNotRunAsRoot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "the refusal applies to root";
+  std::string copy = untrusted_copy("ib_write_bw", false);
+  Env env = {{"STANDIN_PERFTEST_TEXT", "perftest/perftest-273-post-list-gbits.txt"}};
+  BenchRun r = bench(
+      {"rdma", "--root", testing::node_root("pcie-server-nic-remote"), "--timeout", "20", "--perftest", copy}, env);
+  ASSERT_FALSE(r.json.is_discarded()) << r.process.out << r.process.err;
+  EXPECT_EQ(r.process.exit_code, 3);
+  std::string why = r.json["pairs"][0]["gpu_memory"]["could_not_run"];
+  EXPECT_NE(why.find(copy + ": world-writable"), std::string::npos) << why;
+  EXPECT_NE(why.find("--perftest PATH"), std::string::npos) << why;
+  EXPECT_EQ(r.record, "");
 }
 
 }  // namespace

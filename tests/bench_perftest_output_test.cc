@@ -87,5 +87,72 @@ TEST(PerftestOutput, ErrorsAndGarbage) {
   EXPECT_TRUE(g.rows.empty());
 }
 
+// Hostile figures: nothing that is not a finite non-negative bandwidth
+// becomes a figure to judge, and nothing crashes or loops.
+const char* kGbitsHeader = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n";
+
+std::optional<double> text_gbits(const std::string& row) {
+  return parse_perftest_text(std::string(kGbitsHeader) + row).average_gbits();
+}
+
+TEST(PerftestOutput, HostileTextFiguresAreNoFigure) {
+  ASSERT_TRUE(text_gbits(" 65536      5000           97.50              97.10                0.185\n"));
+  EXPECT_FALSE(text_gbits(" 65536      5000           nan                nan                  0.185\n"));
+  EXPECT_FALSE(text_gbits(" 65536      5000           inf                inf                  0.185\n"));
+  EXPECT_FALSE(text_gbits(" 65536      5000           -97.5              -97.1                0.185\n"));
+  EXPECT_FALSE(text_gbits(" 65536      5000           1e999              1e999                0.185\n"));
+  EXPECT_FALSE(text_gbits(" 99999999999999999999999 5000 1 1\n"));  // bytes past 2^64
+  EXPECT_FALSE(text_gbits(" 65536      5000           97.5"));      // cut mid-row
+  EXPECT_FALSE(text_gbits(" 65536      5000           97.5x              97.1\n"));
+  // A huge MB/sec figure overflows to infinity in Gb/s: no figure either.
+  PerftestReport mb = parse_perftest_text(
+      " #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]\n 65536 5000 1e308 1.7e308 0.1\n");
+  ASSERT_EQ(mb.rows.size(), 1u);
+  EXPECT_FALSE(mb.average_gbits());
+}
+
+TEST(PerftestOutput, HostileTextDoesNotCrashOrLoop) {
+  std::string junk = std::string(kGbitsHeader);
+  for (int i = 0; i < 2000; ++i) junk += ":\t:\t\t: : \x01\xff\r\n\n 1 \t 2 :\t";
+  junk += std::string(1 << 20, '9');
+  PerftestReport r = parse_perftest_text(junk);
+  EXPECT_FALSE(r.average_gbits());
+  EXPECT_FALSE(parse_perftest_text("").average_gbits());
+  EXPECT_FALSE(parse_perftest_text(std::string(3, '\0')).average_gbits());
+}
+
+std::string json_results(const std::string& size, const std::string& avg, const std::string& extra = "") {
+  return R"({"test_info": {"Number_of_qps": 1e300}, "results": {"MsgSize": )" + size + R"(, "BW_average": )" + avg +
+         extra + "}}";
+}
+
+// Rejected as a file, or read with no figure: either way nothing to judge.
+bool no_figure(const std::string& json, PerftestUnit unit) {
+  try {
+    return !parse_perftest_json(json, unit).average_gbits();
+  } catch (const std::invalid_argument&) {
+    return true;
+  }
+}
+
+TEST(PerftestOutput, HostileJsonFiguresAreNoFigure) {
+  auto good = parse_perftest_json(json_results("65536", "97.5"), PerftestUnit::Gbits);
+  ASSERT_TRUE(good.average_gbits());
+  EXPECT_DOUBLE_EQ(*good.average_gbits(), 97.5);
+  EXPECT_FALSE(good.qps);  // 1e300 queue pairs is no count
+  EXPECT_FALSE(parse_perftest_json(json_results("65536", "-97.5"), PerftestUnit::Gbits).average_gbits());
+  EXPECT_TRUE(no_figure(json_results("65536", "1e400"), PerftestUnit::Gbits));
+  EXPECT_FALSE(parse_perftest_json(json_results("65536", "1e308"), PerftestUnit::MBytes).average_gbits());
+  // Sizes that no integer holds are an error, not undefined behaviour.
+  for (const char* size : {"-1", "1e300", "0.5", "-1e300", "18446744073709551616"})
+    EXPECT_THROW(parse_perftest_json(json_results(size, "97.5"), PerftestUnit::Gbits), std::invalid_argument) << size;
+  auto iters = parse_perftest_json(json_results("65536", "97.5", R"(, "n_iterations": -5)"), PerftestUnit::Gbits);
+  EXPECT_EQ(iters.rows[0].iterations, 0u);
+  EXPECT_TRUE(no_figure(json_results("65536", "NaN"), PerftestUnit::Gbits));
+  EXPECT_TRUE(no_figure(json_results("65536", "Infinity"), PerftestUnit::Gbits));
+  EXPECT_THROW(parse_perftest_json(R"({"results": {"MsgSize": 65536, "BW_av)", PerftestUnit::Gbits),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace gdrcheck

@@ -69,25 +69,44 @@ std::string make_exe(const std::string& path) {
 TEST(NcclTestsLocator, NamedDirectoryAndItsBuild) {
   std::string dir = testing::scratch_dir() + "/nccl-tests";
   std::string exe = make_exe(dir + "/build/all_reduce_perf");
-  LocatedBinary b = locate_nccl_test("all_reduce_perf", dir, "/usr/bin", {});
+  LocatedBinary b = locate_nccl_test("all_reduce_perf", dir, "/usr/bin");
   EXPECT_EQ(b.path, exe);
   // The named directory is the only place looked at.
-  LocatedBinary missing = locate_nccl_test("alltoall_perf", dir, "/usr/bin", {});
+  LocatedBinary missing = locate_nccl_test("alltoall_perf", dir, "/usr/bin");
   EXPECT_EQ(missing.path, "");
   EXPECT_EQ(missing.searched.size(), 2u);
 }
 
-TEST(NcclTestsLocator, PathThenCommonPlaces) {
+TEST(NcclTestsLocator, PathOnly) {
   std::string root = testing::scratch_dir();
   std::string in_path = make_exe(root + "/p/all_gather_perf");
-  std::string common = make_exe(root + "/opt/build/all_gather_perf");
-  EXPECT_EQ(locate_nccl_test("all_gather_perf", "", root + "/p", {root + "/opt/build"}).path, in_path);
-  EXPECT_EQ(locate_nccl_test("all_gather_perf", "", root + "/none::", {root + "/opt/build"}).path, common);
+  EXPECT_EQ(locate_nccl_test("all_gather_perf", "", root + "/none:" + root + "/p").path, in_path);
   // Not executable: not found.
   std::ofstream(root + "/p/sendrecv_perf") << "text";
-  LocatedBinary b = locate_nccl_test("sendrecv_perf", "", root + "/p", {});
+  LocatedBinary b = locate_nccl_test("sendrecv_perf", "", root + "/p");
   EXPECT_EQ(b.path, "");
   EXPECT_FALSE(b.searched.empty());
+}
+
+TEST(NcclTestsLocator, NoGuessedPlacesAndNoCurrentDirectory) {
+  // Builds left in the usual places are not picked up unless named.
+  LocatedBinary b = locate_nccl_test("all_reduce_perf", "", "");
+  EXPECT_EQ(b.path, "");
+  EXPECT_TRUE(b.searched.empty());
+  for (const auto& s : locate_nccl_test("all_reduce_perf", "", "/usr/bin").searched) {
+    EXPECT_EQ(s.find("/workspace"), std::string::npos) << s;
+    EXPECT_EQ(s.find("/root"), std::string::npos) << s;
+  }
+  // Empty and relative PATH entries name the current directory: skipped.
+  std::string cwd = testing::scratch_dir();
+  make_exe(cwd + "/all_reduce_perf");
+  make_exe(cwd + "/bin/all_reduce_perf");
+  auto old = std::filesystem::current_path();
+  std::filesystem::current_path(cwd);
+  LocatedBinary rel = locate_nccl_test("all_reduce_perf", "", "::.:bin");
+  std::filesystem::current_path(old);
+  EXPECT_EQ(rel.path, "");
+  EXPECT_TRUE(rel.searched.empty());
 }
 
 }  // namespace

@@ -153,26 +153,58 @@ TEST(ClusterCli, SaveKeepsEveryRawReportAndNeverOverwrites) {
   EXPECT_NE(again.err.find("gpu06.json: already exists; not overwritten"), std::string::npos) << again.err;
 }
 
-TEST(ClusterCli, DrainRunsScontrolWithArgumentVectors) {
-  std::string dir = testing::scratch_dir();
-  std::string log = dir + "/argv.log";
+std::string recording_scontrol(const std::string& dir, const std::string& log) {
   std::ofstream s(dir + "/scontrol");
   s << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '" << log << "'; done\n";
   s.close();
   ::chmod((dir + "/scontrol").c_str(), 0755);
-  // A report whose host name is a shell command stays one argument.
+  return dir + "/scontrol";
+}
+
+TEST(ClusterCli, DrainRunsScontrolWithArgumentVectors) {
+  std::string dir = testing::scratch_dir();
+  std::string log = dir + "/argv.log";
+  std::string scontrol = recording_scontrol(dir, log);
   std::string from = healthy_dir(3);
-  write_file(from, "evil.json", renamed_report(node_report_json("dgx-h100", {"acs-redirect"}), "a;rm -rf /"));
-  auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", dir + "/scontrol"});
+  write_file(from, "gpu09.json", renamed_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu09"));
+  auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.out.find("Drained (Slurm):"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("'NodeName=a;rm -rf /'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NodeName=gpu09 State=DRAIN"), std::string::npos) << r.out;
   std::string argv = slurp(log);
-  EXPECT_EQ(argv.rfind("update\nNodeName=a;rm -rf /\nState=DRAIN\nReason=gdrcheck: acs: ", 0), 0u) << argv;
+  EXPECT_EQ(argv.rfind("update\nNodeName=gpu09\nState=DRAIN\nReason=gdrcheck: acs: ", 0), 0u) << argv;
   // Without --drain nothing runs.
   std::filesystem::remove(log);
-  run_gdrcheck({"cluster", "--from", from, "--scontrol", dir + "/scontrol"});
+  run_gdrcheck({"cluster", "--from", from, "--scontrol", scontrol});
   EXPECT_FALSE(std::filesystem::exists(log));
+}
+
+// Reports that claim a host list, ALL, an option or a shell command as
+// their host, files named so, and a link planted in the directory: no
+// scontrol runs for any of them, each is listed with the reason.
+TEST(ClusterCli, DrainNeverActsOnMoreThanOnePlainNode) {
+  std::string dir = testing::scratch_dir();
+  std::string log = dir + "/argv.log";
+  std::string scontrol = recording_scontrol(dir, log);
+  std::string from = healthy_dir(3);
+  std::string bad = renamed_report(node_report_json("dgx-h100", {"acs-redirect"}), "x");
+  for (std::string claim : {"ALL", "gpu[00-99],login[1-2]", "-x", "a;rm -rf ~", "gpu01 State=RESUME"}) {
+    nlohmann::json j = nlohmann::json::parse(bad);
+    j["host"] = claim;
+    write_file(from, "gpu2" + std::to_string(claim.size()) + ".json", j.dump());  // claims another host
+    write_file(from, claim + ".json", j.dump());                                  // named after the claim
+  }
+  write_file(dir, "real.json", renamed_report(bad, "gpu30"));
+  std::filesystem::create_symlink(dir + "/real.json", from + "/gpu30.json");
+  auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "--json"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(log)) << slurp(log);
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["drain"]["commands"].empty()) << j["drain"].dump();
+  std::string out = j.dump();
+  EXPECT_NE(out.find("report claims host 'ALL', was asked of 'gpu23'"), std::string::npos) << out;
+  EXPECT_NE(out.find("/ALL.json: node name 'ALL': a Slurm keyword, not a node; not read"), std::string::npos) << out;
+  EXPECT_NE(out.find("/gpu30.json: a link; not followed"), std::string::npos) << out;
 }
 
 TEST(ClusterCli, ClearErrors) {

@@ -82,5 +82,20 @@ TEST(Fingerprint, WhatTheReportDoesNotSayIsUnknown) {
   EXPECT_EQ(aspect(f, "GPUs"), "none");
 }
 
+// A hostile value is cut, keeping its size and a hash: two long values
+// that differ after the cut still differ.
+TEST(Fingerprint, LongValuesAreCutButStillCompare) {
+  NodeReportFacts a, b;
+  a.kernel = std::string(5'000'000, 'k') + "a";
+  b.kernel = std::string(5'000'000, 'k') + "b";
+  std::string ka = aspect(fingerprint(a), "kernel"), kb = aspect(fingerprint(b), "kernel");
+  EXPECT_LT(ka.size(), kMaxFingerprintValue + 64);
+  EXPECT_NE(ka.find("... (5000001 bytes, hash "), std::string::npos) << ka.substr(kMaxFingerprintValue);
+  EXPECT_NE(ka, kb);
+  NodeReportFacts c;
+  c.kernel = "6.8.0";
+  EXPECT_EQ(aspect(fingerprint(c), "kernel"), "6.8.0");
+}
+
 }  // namespace
 }  // namespace gdrcheck

@@ -303,5 +303,113 @@ TEST(SlurmLauncherTest, SrunThatCannotAllocateIsOneFailedOutcome) {
   EXPECT_NE(out[0].reason.find("Unable to allocate resources"), std::string::npos) << out[0].reason;
 }
 
+// A host that prints without end is stopped at the report limit, not
+// waited for, and its cut output is never taken for a report.
+TEST(SshLauncherTest, AFloodingHostIsAnUnknownNodeAtTheReportLimit) {
+  LaunchOptions opts;
+  opts.ssh_program = stand_in("ssh-flood", R"(
+for a; do host=$cmd; cmd=$a; done
+case "$host" in
+  flood) exec cat /dev/zero ;;
+  noisy) head -c 1000000 /dev/zero | tr '\0' x >&2; echo >&2; echo "root@noisy: Permission denied (publickey)." >&2; exit 255 ;;
+  ok) echo '{"schema":"gdrcheck.node/1"}' ;;
+esac
+)");
+  opts.hosts = {"flood", "noisy", "ok"};
+  opts.timeout = std::chrono::seconds(60);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<NodeOutcome> out = run_on_hosts(opts);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].how, How::NotAReport);
+  EXPECT_EQ(out[0].reason.rfind("report larger than 8 MiB", 0), 0u) << out[0].reason;
+  EXPECT_EQ(out[0].raw.size(), kNodeReportLimit);
+  // A megabyte of stderr before ssh's own words: the words are kept.
+  EXPECT_EQ(out[1].how, How::Unreachable);
+  EXPECT_NE(out[1].reason.find("Permission denied"), std::string::npos) << out[1].reason.substr(0, 200);
+  EXPECT_LT(out[1].reason.size(), 10000u);
+  EXPECT_EQ(out[2].how, How::Report);
+}
+
+// pdsh: one host's endless line and another's endless lines each cost that
+// host its report, not the others theirs.
+TEST(PdshLauncherTest, AFloodingHostIsCutWithoutTouchingTheOthers) {
+  LaunchOptions opts;
+  opts.launcher = Launcher::Pdsh;
+  opts.pdsh_program = stand_in("pdsh-flood", R"(
+echo 'n1: {"schema":"gdrcheck.node/1"}'
+printf 'n2: '; head -c 9000000 /dev/zero | tr '\0' x; echo
+yes 'n3: yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy' | head -n 120000
+head -c 200000 /dev/zero | tr '\0' e >&2
+echo >&2
+echo 'pdsh@login: n1: ssh exited with exit code 99999999999999' >&2
+echo 'n4: {"schema":"gdrcheck.node/1"}'
+exit 1
+)");
+  opts.hosts = {"n[1-4]"};
+  std::vector<NodeOutcome> out = run_on_hosts(opts);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].how, How::Failed);  // an absurd exit code is a failure, not a crash of gdrcheck
+  EXPECT_EQ(out[1].how, How::NotAReport);
+  EXPECT_EQ(out[1].reason.rfind("report larger than 8 MiB", 0), 0u) << out[1].reason;
+  EXPECT_LE(out[1].raw.size(), kNodeReportLimit);
+  EXPECT_EQ(out[2].how, How::NotAReport);
+  EXPECT_EQ(out[2].raw.size(), kNodeReportLimit);
+  EXPECT_EQ(out[3].how, How::Report);
+  EXPECT_EQ(out[3].raw, "{\"schema\":\"gdrcheck.node/1\"}\n");
+}
+
+// srun stand-in for hostile per-task files: a link to a file elsewhere, a
+// FIFO nobody writes, and a report over the limit. It also records the
+// mode of the directory it was given.
+const char* kHostileSrun = R"sh(
+for a; do case "$a" in --output=*) out=${a#--output=} ;; esac; done
+dir=${out%/%t.out}
+stat -c %a "$dir" > "$GDRCHECK_TEST_SRUN_MODE"
+ln -s "$GDRCHECK_TEST_SRUN_SECRET" "$dir/0.out"
+mkfifo "$dir/1.out"
+head -c 9000000 /dev/zero > "$dir/2.out"
+head -c 200000 /dev/zero | tr '\0' e > "$dir/3.err"; printf '\nthe last words\n' >> "$dir/3.err"; : > "$dir/3.out"
+for t in 0 1 2 3; do echo "srun: launching StepId=7.0 on host c$t, 1 tasks: $t" >&2; done
+for t in 0 1 2 3; do echo "srun: launch/slurm: _task_finish: c$t: task $t: Completed" >&2; done
+)sh";
+
+TEST(SlurmLauncherTest, TaskFilesAreReadWithoutLinksFifosOrUnboundedSize) {
+  std::string scratch = testing::scratch_dir();
+  std::ofstream(scratch + "/secret") << "{\"schema\":\"not mine\"}";
+  ::setenv("GDRCHECK_TEST_SRUN_SECRET", (scratch + "/secret").c_str(), 1);
+  ::setenv("GDRCHECK_TEST_SRUN_MODE", (scratch + "/mode").c_str(), 1);
+  ::umask(0);  // the directory must be private whatever the umask
+  LaunchOptions opts;
+  opts.launcher = Launcher::Slurm;
+  opts.srun_program = stand_in("srun-hostile", kHostileSrun);
+  opts.slurm.nodelist = "c[0-3]";
+  opts.scratch_dir = scratch;
+  opts.timeout = std::chrono::seconds(20);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<NodeOutcome> out = run_on_hosts(opts);
+  ::umask(022);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));  // the FIFO did not block
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].how, How::NotAReport);
+  EXPECT_NE(out[0].reason.find("0.out: is a symbolic link; not followed"), std::string::npos) << out[0].reason;
+  EXPECT_EQ(out[0].raw, "");
+  EXPECT_EQ(out[1].how, How::NotAReport);
+  EXPECT_NE(out[1].reason.find("1.out: not a regular file"), std::string::npos) << out[1].reason;
+  EXPECT_EQ(out[2].how, How::NotAReport);
+  EXPECT_EQ(out[2].reason.rfind("report larger than 8 MiB", 0), 0u) << out[2].reason;
+  EXPECT_EQ(out[2].raw.size(), kNodeReportLimit);
+  EXPECT_EQ(out[3].how, How::NotAReport);  // exit 0, no output: the tail of stderr says why
+  EXPECT_NE(out[3].reason.find("the last words"), std::string::npos);
+  std::ifstream mode(scratch + "/mode");
+  std::string m;
+  mode >> m;
+  EXPECT_EQ(m, "700");
+  ProcessResult ls = run_process(ProcessSpec::command({"find", scratch, "-name", ".gdrcheck-srun-*"}));
+  EXPECT_EQ(ls.out, "");  // removed, links and FIFOs included
+  std::ifstream secret(scratch + "/secret");
+  EXPECT_TRUE(secret.good()) << "the link's target was removed";
+}
+
 }  // namespace
 }  // namespace gdrcheck

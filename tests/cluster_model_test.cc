@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 
 #include "cluster/cluster_verdict.h"
+#include "cluster_hostile_reports.h"
 #include "cluster_reports.h"
 #include "recorded_fixtures.h"
 #include "run_binary.h"
@@ -15,6 +17,8 @@
 namespace gdrcheck {
 namespace {
 
+using testing::minimal_outcome;
+using testing::minimal_report;
 using testing::report_outcome;
 
 NodeOutcome lost(const std::string& host, NodeOutcome::How how, const std::string& reason,
@@ -149,17 +153,94 @@ TEST(ClusterModel, ManifestAppliesToEveryNode) {
   EXPECT_EQ(node(m, "c").status, Status::Unknown);
 }
 
-TEST(ClusterModel, HostFromReportAndSources) {
+// The node is the one addressed (or the file it came from): a report's
+// own "host" never renames it, and a report of another host is not judged
+// as this one.
+TEST(ClusterModel, NodesAreNamedAsAddressedAndClaimsAreChecked) {
   std::vector<NodeOutcome> outcomes = {report_outcome("file-stem", "dgx-h100"),
                                        lost("bad", NodeOutcome::How::Report, "", "{")};
   outcomes[0].raw = testing::renamed_report(outcomes[0].raw, "gpu42");
+  outcomes.push_back(report_outcome("gpu43", "dgx-h100"));
+  outcomes[2].raw = testing::renamed_report(outcomes[2].raw, "GPU43.cluster.example");
   ClusterOptions opt;
-  opt.host_from_report = true;
   opt.sources = {"/r/file-stem.json", "/r/bad.json"};
   ClusterModel m = build_cluster_model(outcomes, opt);
-  EXPECT_EQ(m.nodes[0].host, "gpu42");
+  EXPECT_EQ(m.nodes[0].host, "file-stem");
+  EXPECT_EQ(m.nodes[0].how, NodeOutcome::How::WrongHost);
+  EXPECT_EQ(m.nodes[0].status, Status::Unknown);
+  EXPECT_EQ(m.nodes[0].reason, "/r/file-stem.json: report claims host 'gpu42', was asked of 'file-stem'");
+  EXPECT_TRUE(m.nodes[0].fingerprint.empty());
   EXPECT_EQ(m.nodes[1].host, "bad");
   EXPECT_EQ(m.nodes[1].reason.rfind("/r/bad.json: not a valid report: not JSON", 0), 0u) << m.nodes[1].reason;
+  EXPECT_EQ(m.nodes[2].host, "gpu43");
+  EXPECT_EQ(m.nodes[2].how, NodeOutcome::How::Report);
+  EXPECT_EQ(m.reported, 1u);
+  ASSERT_TRUE(failure(m, "wrong host"));
+  EXPECT_EQ(failure(m, "wrong host")->hosts, std::vector<std::string>{"file-stem"});
+}
+
+// What one report can bring is bounded: too many findings or check ids,
+// or a check id that is not a word, refuse the report (UNKNOWN, never OK).
+TEST(ClusterModel, AReportOverTheCapsIsRefused) {
+  std::vector<std::pair<std::string, std::string>> many(kMaxFindingsPerReport + 1, {"gpu", "OK"});
+  std::vector<std::pair<std::string, std::string>> ids;
+  for (std::size_t i = 0; i <= kMaxChecksPerReport; ++i) ids.push_back({"c" + std::to_string(i), "OK"});
+  ClusterModel m = build_cluster_model(
+      {minimal_outcome("a", minimal_report("a", "OK", many)), minimal_outcome("b", minimal_report("b", "OK", ids)),
+       minimal_outcome("c", minimal_report("c", "OK", {{"gpu\x1b[2J", "OK"}})),
+       minimal_outcome("d", minimal_report("d", "OK", {{std::string(33, 'x'), "OK"}})),
+       minimal_outcome("e", minimal_report("e", "OK", {{"gpu", "OK"}}))},
+      {});
+  EXPECT_EQ(m.nodes[0].reason, "not a valid report: 10001 findings, more than a node report holds (10000)");
+  EXPECT_EQ(m.nodes[1].reason, "not a valid report: more than 32 different checks");
+  EXPECT_EQ(m.nodes[2].reason.rfind("not a valid report: \"gpu\\x1b[2J\" is not a check id", 0), 0u)
+      << m.nodes[2].reason;
+  EXPECT_EQ(m.nodes[3].how, NodeOutcome::How::NotAReport);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(m.nodes[i].status, Status::Unknown) << i;
+  EXPECT_EQ(m.nodes[4].status, Status::Ok);
+}
+
+TEST(ClusterModel, FindingTextsAreKeptShort) {
+  nlohmann::json j = nlohmann::json::parse(minimal_report("a", "CRITICAL", {{"acs", "CRITICAL"}}));
+  j["findings"][0]["summary"] = std::string(1'000'000, 's');
+  j["findings"][0]["fix"] = std::string(1'000'000, 'f');
+  ClusterModel m = build_cluster_model({minimal_outcome("a", j.dump())}, {});
+  ASSERT_EQ(m.nodes[0].problems.size(), 1u);
+  EXPECT_EQ(m.nodes[0].problems[0].summary.size(), kMaxFindingTextBytes + 3);
+  EXPECT_EQ(m.nodes[0].problems[0].fix.size(), kMaxFindingTextBytes + 3);
+  EXPECT_EQ(m.nodes[0].status, Status::Critical);
+}
+
+// Many nodes, each with its own check ids: aggregation stays linear (it
+// was quadratic in the distinct ids), and the table's columns are capped.
+TEST(ClusterModel, AggregationIsLinearInTheDistinctCheckIds) {
+  std::vector<NodeOutcome> outcomes;
+  for (int n = 0; n < 3000; ++n) {
+    std::vector<std::pair<std::string, std::string>> findings;
+    for (std::size_t c = 0; c < kMaxChecksPerReport; ++c)
+      findings.push_back({"n" + std::to_string(n) + "c" + std::to_string(c), "WARNING"});
+    std::string host = "gpu" + std::to_string(n);
+    outcomes.push_back(minimal_outcome(host, minimal_report(host, "WARNING", findings)));
+  }
+  auto start = std::chrono::steady_clock::now();
+  ClusterModel m = build_cluster_model(outcomes, {});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_EQ(m.reported, 3000u);
+  EXPECT_EQ(m.checks.size(), kMaxCheckColumns);
+  EXPECT_EQ(m.failures.size(), 3000u * kMaxChecksPerReport);  // every id failing somewhere is listed
+  EXPECT_EQ(m.checks[0], "n0c0");
+}
+
+TEST(ClusterModel, FailuresFollowTheColumnOrder) {
+  ClusterModel m = build_cluster_model(
+      {minimal_outcome("a", minimal_report("a", "CRITICAL", {{"zeta", "WARNING"}, {"acs", "CRITICAL"}})),
+       minimal_outcome("b", minimal_report("b", "WARNING", {{"gpu", "WARNING"}}))},
+      {});
+  EXPECT_EQ(m.checks, (std::vector<std::string>{"gpu", "acs", "zeta"}));
+  ASSERT_EQ(m.failures.size(), 3u);
+  EXPECT_EQ(m.failures[0].what, "acs");
+  EXPECT_EQ(m.failures[1].what, "zeta");
+  EXPECT_EQ(m.failures[2].what, "gpu");
 }
 
 TEST(ClusterModel, DuplicateHostsAreNoted) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cluster/cluster_model.h"
 #include "cluster_reports.h"
 
 namespace gdrcheck {
@@ -106,7 +107,110 @@ TEST(NodeReportReader, RefusesMissingAndMistypedFields) {
   EXPECT_EQ(problem_of(j.dump()), "findings[2].status is not a string");
   j = json::parse(report);
   j["nics"][0]["ports"][0]["port"] = "one";
-  EXPECT_EQ(problem_of(j.dump()).rfind("unexpected value (", 0), 0u);
+  EXPECT_EQ(problem_of(j.dump()), "\"nics[0].ports[0].port\" must be a whole number from 0 to 65535, not a string");
+  j = json::parse(report);
+  j["inventory"]["gpus"]["count"] = "8";
+  EXPECT_EQ(problem_of(j.dump()), "inventory: \"gpus.count\" must be a whole number from 0 to 1000000, not a string");
+  j = json::parse(report);
+  j["inventory"] = "none";
+  EXPECT_EQ(problem_of(j.dump()), "inventory: not a JSON object");
+}
+
+// Whole numbers that would not convert to an int (1e300 is undefined
+// behaviour as a double-to-int conversion) are refused, naming the field.
+TEST(NodeReportReader, RefusesPortNumbersThatAreNotSmallWholeNumbers) {
+  json j = json::parse(node_report_json("dgx-h100"));
+  for (const char* bad : {"1e300", "-1e300", "-1", "1.5", "65536", "18446744073709551615"}) {
+    std::string text = j.dump();
+    std::string port = "\"port\":" + j["nics"][0]["ports"][0]["port"].dump();
+    std::size_t at = text.find(port);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, port.size(), std::string("\"port\":") + bad);
+    std::string p = problem_of(text);
+    EXPECT_EQ(p.rfind("\"nics[0].ports[0].port\" must be a whole number from 0 to 65535, not ", 0), 0u) << p;
+  }
+  j["nics"][0]["ports"][0]["port"] = 2.0;  // integral: read as 2
+  NodeReportRead r = read_node_report(j.dump());
+  ASSERT_TRUE(r.facts) << r.problem;
+  EXPECT_EQ(r.facts->ports.at(0).port, 2);
+  j["nics"][0]["ports"][0]["rate_gbps"] = -400;
+  EXPECT_EQ(problem_of(j.dump()), "nics[0].ports[0].rate_gbps is negative");
+}
+
+// A report nested 100,000 levels deep at any key — inventory (copied, and
+// compared with a manifest), settings, an unknown key, a port, the whole
+// document — is refused before anything walks it.
+TEST(NodeReportReader, RefusesDeepNestingAnywhere) {
+  const std::string deep_array = std::string(100000, '[') + std::string(100000, ']');
+  std::string deep_object;
+  for (int i = 0; i < 100000; ++i) deep_object += "{\"a\":";
+  deep_object += "1" + std::string(100000, '}');
+  const std::string why = "nested deeper than 64 levels; not a gdrcheck node report";
+  json report = json::parse(node_report_json("dgx-h100"));
+  auto with_deep = [&](const json::json_pointer& at, const std::string& deep) {
+    json j = report;
+    j[at] = "DEEP-VALUE-HERE";
+    std::string text = j.dump(2);
+    text.replace(text.find("\"DEEP-VALUE-HERE\""), 17, deep);
+    return text;
+  };
+  for (const char* at : {"/inventory", "/inventory/gpus/models", "/nccl_settings", "/extra", "/nics/0/ports/0/port",
+                         "/findings/0/evidence", "/driver"}) {
+    EXPECT_EQ(problem_of(with_deep(json::json_pointer(at), deep_array)), why) << at;
+    EXPECT_EQ(problem_of(with_deep(json::json_pointer(at), deep_object)), why) << at;
+  }
+  EXPECT_EQ(problem_of(deep_array), why);
+  EXPECT_EQ(problem_of(deep_object), why);
+}
+
+// The library keeps the last of two equal keys: a CRITICAL node could read
+// as OK. Such a report is refused instead.
+TEST(NodeReportReader, RefusesAKeyGivenTwice) {
+  std::string report = node_report_json("dgx-h100", {"peermem-missing"});
+  ASSERT_NE(report.find("\"status\": \"CRITICAL\""), std::string::npos);
+  std::string twice = report;
+  twice.insert(twice.rfind('}'), ",\n  \"status\": \"OK\"\n");
+  std::string p = problem_of(twice);
+  EXPECT_EQ(p.rfind("key \"status\" appears twice in one object (line ", 0), 0u) << p;
+}
+
+TEST(NodeReportReader, ProblemsQuoteNoControlBytes) {
+  json j = json::parse(node_report_json("dgx-h100"));
+  j["status"] = "\x1b]0;pwned\x07";
+  std::string p = problem_of(j.dump());
+  EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
+  EXPECT_EQ(p, "the report.status \"\\u001b]0;pwned\\u0007\" is not OK, WARNING, CRITICAL or UNKNOWN");
+  std::string garbage = problem_of("\x1b[31m\x9b" + std::string(1 << 20, 'x'));
+  for (char c : garbage) EXPECT_TRUE(c >= 0x20 && c <= 0x7e) << int(c);
+  EXPECT_LT(garbage.size(), 400u);
+}
+
+// A node's garbage never stops the cluster run: the node is UNKNOWN with
+// the reason, the others are read, a manifest is compared where it can be.
+TEST(NodeReportReader, HostileReportsMakeOnlyTheirNodeUnknown) {
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  json good = json::parse(node_report_json("dgx-h100"));
+  json manifest = {{"schema", "gdrcheck.manifest/1"}, {"gpus", {{"count", 8}}}};
+  std::vector<NodeOutcome> outcomes;
+  for (const std::string& raw : {good.dump(), "{\"inventory\": " + deep + "}", std::string("\x00\xff garbage", 10)}) {
+    NodeOutcome o;
+    o.host = outcomes.empty() ? good["host"].get<std::string>() : "n" + std::to_string(outcomes.size());
+    o.how = NodeOutcome::How::Report;
+    o.raw = raw;
+    outcomes.push_back(o);
+  }
+  ClusterOptions opt;
+  opt.manifest = manifest;
+  ClusterModel m = build_cluster_model(outcomes, opt);
+  ASSERT_EQ(m.nodes.size(), 3u);
+  EXPECT_EQ(m.nodes[0].status, Status::Ok);
+  EXPECT_EQ(m.nodes[0].checks.at("manifest"), Status::Ok);
+  EXPECT_EQ(m.nodes[1].status, Status::Unknown);
+  EXPECT_NE(m.nodes[1].reason.find("not a valid report: nested deeper than 64 levels; not a gdrcheck node report"),
+            std::string::npos)
+      << m.nodes[1].reason;
+  EXPECT_EQ(m.nodes[2].status, Status::Unknown);
+  EXPECT_NE(m.nodes[2].reason.find("not a valid report: not JSON ("), std::string::npos) << m.nodes[2].reason;
 }
 
 TEST(NodeReportReader, StatusNames) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -553,6 +554,83 @@ TEST(GdrPredictPath, PrintedMatrixCodesAreUsed) {
   GdrPrediction p = predict(input(b.t));
   expect_gdr(p, Tri::No, Tri::No);
   EXPECT_EQ(p.path, NcclPath::PHB);
+}
+
+// ---- paths the files do not prove ------------------------------------------------------------
+
+bool has_cause(const GdrPrediction& p, GdrCause c) {
+  return std::find(p.causes.begin(), p.causes.end(), c) != p.causes.end();
+}
+
+constexpr const char* kLostBridge = "PCIe path of GPU0 (0000:10:00.0) not proven: bridge config not found";
+
+TEST(GdrPredictUnproven, ProvenPixPathHasNoCause) {
+  Topo b = pix();
+  GdrPrediction p = predict(input(b.t));
+  expect_gdr(p, Tri::Yes, Tri::Yes);
+  EXPECT_TRUE(p.causes.empty());
+  EXPECT_EQ(p.unknown_path, "");
+}
+
+// hwloc lost a bridge: the distance is not known, and neither distance nor
+// NVLink is the thing to fix.
+TEST(GdrPredictUnproven, UnprovenGpuPathIsThePathCause) {
+  Topo b = pix();
+  b.ep("GPU0").path_unproven = kLostBridge;
+  GdrPrediction p = predict(input(b.t));
+  expect_gdr(p, Tri::Unknown, Tri::Unknown);
+  ASSERT_FALSE(p.causes.empty()) << dump(p);
+  EXPECT_EQ(p.causes.front(), GdrCause::PathUnknown);
+  EXPECT_FALSE(has_cause(p, GdrCause::Distance));
+  EXPECT_FALSE(has_cause(p, GdrCause::NvlinkUnknown));
+  EXPECT_EQ(p.unknown_path, kLostBridge);
+  EXPECT_EQ(p.decided_by, kLostBridge);
+}
+
+// A NIC whose path is not proven may be closer than the PHB one chosen.
+TEST(GdrPredictUnproven, UnprovenNicThatMayBeCloserIsThePathCause) {
+  Topo b;
+  int c = b.cpu(0);
+  int s = b.sw(c);
+  b.gpu(s);
+  b.nic(b.sw(c), "mlx5_0");
+  b.nic(s, "mlx5_1");
+  EXPECT_EQ(predict(input(b.t)).nics, std::vector<std::string>{"NIC1"});
+  b.ep("NIC1").path_unproven = "PCIe path of NIC1 (0000:14:00.0) not proven: its config is a directory";
+  GdrPrediction p = predict(input(b.t));
+  expect_gdr(p, Tri::Unknown, Tri::Unknown);
+  ASSERT_FALSE(p.causes.empty()) << dump(p);
+  EXPECT_EQ(p.causes.front(), GdrCause::PathUnknown);
+  EXPECT_FALSE(has_cause(p, GdrCause::Distance));
+  EXPECT_EQ(p.unknown_path, "PCIe path of NIC1 (0000:14:00.0) not proven: its config is a directory");
+  EXPECT_RULE(p, "it may be closer than the NIC chosen");
+}
+
+// NCCL_NET_GDR_LEVEL=LOC turns GDR off whatever the path: the setting stays
+// the cause.
+TEST(GdrPredictUnproven, LocLevelStillDecidesAlone) {
+  Topo b = pix();
+  b.ep("GPU0").path_unproven = kLostBridge;
+  GdrPredictInput in = input(b.t);
+  in.settings = env({{"NCCL_NET_GDR_LEVEL", "LOC"}});
+  GdrPrediction p = predict(in);
+  expect_gdr(p, Tri::No, Tri::No);
+  ASSERT_FALSE(p.causes.empty()) << dump(p);
+  EXPECT_EQ(p.causes.front(), GdrCause::LevelSetting);
+}
+
+// Without a path problem, an unknown NVLink that could change the NIC (PXN)
+// is still the NVLink cause.
+TEST(GdrPredictUnproven, UnknownNvlinkAloneKeepsTheNvlinkCause) {
+  Topo b = phb();
+  b.gpu(b.sw(0));
+  GdrPredictInput in = input(b.t);
+  in.gpus["GPU0"].nvlink = Tri::Unknown;
+  GdrPrediction p = predict(in);
+  EXPECT_EQ(p.recv, Tri::Unknown) << dump(p);
+  EXPECT_TRUE(has_cause(p, GdrCause::NvlinkUnknown)) << dump(p);
+  EXPECT_FALSE(has_cause(p, GdrCause::PathUnknown));
+  EXPECT_EQ(p.unknown_path, "");
 }
 
 // ---- Grace / NVLink-C2C -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace gdrcheck {
@@ -40,6 +41,52 @@ TEST(HostlistTest, BadListsAreErrorsNamingTheProblem) {
       EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
     }
   }
+}
+
+// A few hundred bytes can name 10^60 hosts: the count is made, with
+// saturating arithmetic, before a single name is.
+TEST(HostlistTest, HugeProductsAreRefusedBeforeExpanding) {
+  std::string list;
+  for (int i = 0; i < 20; ++i) list += "a[0-999999]";
+  auto start = std::chrono::steady_clock::now();
+  try {
+    expand_hostlist(list);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 1000000 hosts"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a[0-999999]a[0-999999]"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_EQ(count_hostlist(list), 1'000'001u);
+  // Two items under the cap each, over it together.
+  EXPECT_THROW(expand_hostlist("a[0-599999],b[0-599999]"), std::invalid_argument);
+  EXPECT_THROW(expand_hostlist("a[0-999999,0-999999]"), std::invalid_argument);
+  EXPECT_EQ(count_hostlist("r[1-2]n[1-3],x,x"), 8u);
+  EXPECT_EQ(count_hostlist("n[0-999999]"), 1'000'000u);
+  EXPECT_EQ(expand_hostlist("n[0-9999]").size(), 10'000u);
+}
+
+TEST(HostlistTest, NamesLongerThanAHostNameAreRefused) {
+  EXPECT_THROW(expand_hostlist(std::string(300, 'a') + "[1-2]"), std::invalid_argument);
+  EXPECT_EQ(expand_hostlist(std::string(250, 'a') + "[1-2]").size(), 2u);
+  // The message shows a long list cut and its control bytes escaped.
+  try {
+    expand_hostlist(std::string(5000, 'a') + "\x1b[3-1]");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_LT(std::string(e.what()).size(), 400u);
+    EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos);
+  }
+}
+
+// ssh and pdsh would read a name starting with '-' as an option; every
+// item of a list is checked, not only the first.
+TEST(HostlistTest, NamesThatLookLikeOptionsAreRefused) {
+  EXPECT_THROW(expand_hostlist("-oProxyCommand=x"), std::invalid_argument);
+  EXPECT_THROW(expand_hostlist("gpu1,-oProxyCommand=x"), std::invalid_argument);
+  EXPECT_THROW(expand_hostlist("gpu[1-2],-l[1-2]"), std::invalid_argument);
+  EXPECT_THROW(count_hostlist("gpu1,-x"), std::invalid_argument);
+  EXPECT_EQ(expand_hostlist("gpu-1,gpu-2").size(), 2u);
 }
 
 }  // namespace

@@ -3,6 +3,11 @@
 #include "topology/hwloc_source.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "recorded_fixtures.h"
 #include "topology/input_error.h"
@@ -257,6 +262,172 @@ TEST(HwlocXmlDetect, LooksLikeHwloc) {
   EXPECT_TRUE(looks_like_hwloc_xml(
       "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n<topology version=\"2.0\">"));
   EXPECT_FALSE(looks_like_hwloc_xml("<system version=\"1\">"));
+}
+
+// --- recorded roots planted with links out of the root, read by real hwloc ---
+
+namespace fs = std::filesystem;
+
+// A fresh built root with the NVMe function 0000:01:00.0 moved out of the
+// tree, next to a canary file: a planted link that brings it back is what
+// hwloc would follow.
+class HwlocHostileRoot : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = testing::fresh_node_root("pcie-geforce");
+    outside_ = fs::path(root_).parent_path().string();
+    std::string dev = root_ + "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0";
+    fs::rename(dev, outside_ + "/nvme");
+    fs::remove(root_ + kLink);
+    std::ofstream(outside_ + "/canary") << "CANARY-SECRET\n";
+  }
+  bool has_nvme(const Topology& t) {
+    for (const auto& e : t.endpoints)
+      if (e.address && e.address->str() == "0000:01:00.0") return true;
+    return false;
+  }
+  std::string refusal() {
+    try {
+      read_sysfs_topology(Root(root_));
+      return "";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), root_);
+      return e.problem();
+    }
+  }
+  static constexpr const char* kLink = "/sys/bus/pci/devices/0000:01:00.0";
+  std::string root_, outside_;
+};
+
+// The control: the same directory inside the root is read by hwloc, so the
+// planted link is on a path hwloc follows.
+TEST_F(HwlocHostileRoot, DeviceLinkInsideTheRootIsRead) {
+  EXPECT_FALSE(has_nvme(read_sysfs_topology(Root(root_))));
+  fs::rename(outside_ + "/nvme", root_ + "/sys/devices/pci0000:00/0000:00:01.1/moved");
+  fs::create_symlink("../../../devices/pci0000:00/0000:00:01.1/moved", root_ + kLink);
+  EXPECT_TRUE(has_nvme(read_sysfs_topology(Root(root_))));
+}
+
+TEST_F(HwlocHostileRoot, AbsoluteDeviceLinkIsRefused) {
+  fs::create_symlink(outside_ + "/nvme", root_ + kLink);
+  EXPECT_EQ(refusal(), std::string(kLink) + ": a link to " + outside_ +
+                           "/nvme, outside the root; gdrcheck does not read through it");
+}
+
+TEST_F(HwlocHostileRoot, ClimbingDeviceLinkIsRefused) {
+  fs::create_symlink("../../../../../nvme", root_ + kLink);
+  EXPECT_NE(refusal().find(std::string(kLink) + ": a link to ../../../../../nvme, outside the root"),
+            std::string::npos);
+}
+
+TEST_F(HwlocHostileRoot, CpuinfoLinkToACanaryIsRefusedUnread) {
+  fs::remove(root_ + "/proc/cpuinfo");
+  fs::create_symlink("../../canary", root_ + "/proc/cpuinfo");
+  std::string why = refusal();
+  EXPECT_NE(why.find("/proc/cpuinfo: a link to ../../canary, outside the root"), std::string::npos) << why;
+  EXPECT_EQ(why.find("CANARY"), std::string::npos);
+}
+
+TEST_F(HwlocHostileRoot, FifoCpuinfoFailsFast) {
+  fs::remove(root_ + "/proc/cpuinfo");
+  ASSERT_EQ(::mkfifo((root_ + "/proc/cpuinfo").c_str(), 0644), 0);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_NE(refusal().find("/proc/cpuinfo: a FIFO"), std::string::npos);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
+TEST_F(HwlocHostileRoot, CleanRootStillLoads) {
+  fs::rename(outside_ + "/nvme", root_ + "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0");
+  fs::create_symlink("../../../devices/pci0000:00/0000:00:01.1/0000:01:00.0", root_ + kLink);
+  Topology t = read_sysfs_topology(Root(root_));
+  EXPECT_TRUE(has_nvme(t));
+  EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 2u);
+}
+
+// --- hwloc XML: hwloc's own reader, no DTD declarations ---
+
+std::string xe8640_with_doctype(const std::string& doctype) {
+  std::string text = testing::read_test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+  std::size_t at = text.find("<!DOCTYPE");
+  text.replace(at, text.find('\n', at) - at, doctype);
+  return text;
+}
+
+TEST(HwlocXmlDeclarations, LstopoDoctypeLoadsFromMemory) {
+  std::string text = testing::read_test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+  ASSERT_NE(text.find("<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">"), std::string::npos);
+  Topology t = read_hwloc_xml_text(text, "-");
+  EXPECT_EQ(t.source, "-");
+  EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 4u);
+}
+
+// hwloc 2.9's libxml importer crashes on this document (lstopo -i too).
+TEST(HwlocXmlDeclarations, EntityIsRefused) {
+  std::string text = xe8640_with_doctype("<!DOCTYPE topology [<!ENTITY a \"x\">]>");
+  text.replace(text.find("name=\"mlx5_0\""), 13, "name=\"&a;\"");
+  try {
+    read_hwloc_xml_text(text, "ent.xml");
+    ADD_FAILURE() << "loaded";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "ent.xml");
+    EXPECT_NE(e.problem().find("declares an XML entity"), std::string::npos);
+  }
+}
+
+TEST(HwlocXmlDeclarations, BillionLaughsIsRefused) {
+  std::string decl = "<!DOCTYPE topology [<!ENTITY l0 \"lol\">";
+  for (int i = 1; i < 10; ++i) {
+    decl += "<!ENTITY l" + std::to_string(i) + " \"";
+    for (int j = 0; j < 10; ++j) decl += "&l" + std::to_string(i - 1) + ";";
+    decl += "\">";
+  }
+  decl += "]>";
+  EXPECT_THROW(read_hwloc_xml_text(xe8640_with_doctype(decl), "laughs.xml"), InputError);
+}
+
+TEST(HwlocXmlDeclarations, InternalSubsetWithoutEntityIsRefused) {
+  try {
+    refuse_xml_declarations("<!DOCTYPE topology [<!ATTLIST object x CDATA \"1\">]>\n<topology/>", "f.xml");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.problem().find("DOCTYPE with its own declarations"), std::string::npos);
+  }
+  EXPECT_NO_THROW(refuse_xml_declarations("<!DOCTYPE topology SYSTEM \"odd[name].dtd\">\n<topology/>", "f.xml"));
+}
+
+TEST(HwlocXmlDeclarations, ManyOpenDoctypesAreOnePass) {
+  std::string text;
+  for (int i = 0; i < 2'000'000; ++i) text += "<!DOCTYPE";
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_NO_THROW(refuse_xml_declarations(text, "f.xml"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// HWLOC_LIBXML in the user's environment would pick libxml2 again.
+TEST(HwlocXmlDeclarations, LibxmlRequestedByEnvironmentIsIgnored) {
+  ::setenv("HWLOC_LIBXML", "1", 1);
+  std::string text = xe8640_with_doctype("<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">");
+  text.replace(text.find("name=\"mlx5_0\""), 13, "name=\"&a;\"");  // undeclared: libxml2 fails on it
+  Topology t = read_hwloc_xml_text(text, "undeclared.xml");
+  ::unsetenv("HWLOC_LIBXML");
+  EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 4u);
+}
+
+TEST(HwlocXmlFiles, FifoAndDeviceFailFast) {
+  std::string fifo = testing::scratch_dir() + "/topo.xml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  try {
+    read_hwloc_xml(fifo);
+    ADD_FAILURE() << "read a FIFO";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "a FIFO, not a topology file");
+  }
+  try {
+    read_hwloc_xml("/dev/zero");
+    ADD_FAILURE() << "read /dev/zero";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "a character device, not a topology file");
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // NCCL source it follows (docs/nccl-model.md).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "node_checks.h"
@@ -217,6 +218,65 @@ TEST(NcclPrediction, CrlfConfKeepsTheCrBefore2303) {
   auto old = check(root, {}, for_nccl("2.29.7"));
   EXPECT_EQ(prediction(old.report, "GPU0").recv, Tri::Yes);  // "LOC\r" is no level
   EXPECT_TRUE(has_rule(prediction(old.report, "GPU0"), "LOC\\r")) << rules(prediction(old.report, "GPU0"));
+}
+
+// ---- a PCIe path the files do not prove ------------------------------------------------
+
+// Removes the config of the bridge above GPU0's switch port; hwloc then
+// leaves that bridge out of the tree. Returns the bridge's address.
+std::string drop_gpu0_bridge(const std::string& root) {
+  Topology t = read_sysfs_topology(Root(root));
+  std::vector<int> chain = t.bridge_chain(t.find("GPU0")->node);
+  std::string bridge = t.nodes[chain[chain.size() - 2]].address->str();
+  std::filesystem::remove(std::filesystem::canonical(root + "/sys/bus/pci/devices/" + bridge) / "config");
+  return bridge;
+}
+
+TEST(NcclPrediction, ProvenPathNamesNoPathCause) {
+  auto c = check(node_root("dgx-h100"));
+  const Finding* f = find(c.report, "nccl", "GPU0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Ok) << f->summary;
+  EXPECT_EQ(f->summary.find("not proven"), std::string::npos) << f->summary;
+}
+
+// The cause is the missing evidence, not the distance: the fix must not
+// send anyone to move cards under one switch. With PXN on and off.
+TEST(NcclPrediction, UnprovenPathIsTheCauseNotTheDistance) {
+  std::string root = testing::fresh_node_root("dgx-h100");
+  std::string bridge = drop_gpu0_bridge(root);
+  for (const char* pxn_disable : {"0", "1"}) {
+    auto c = check(root, env({{"NCCL_PXN_DISABLE", pxn_disable}}));
+    const Finding* f = find(c.report, "nccl", "GPU0");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->status, Status::Unknown) << pxn_disable << ": " << f->summary;
+    EXPECT_NE(f->summary.find("a PCIe path is not proven by the files read (PCIe path of GPU0"), std::string::npos)
+        << f->summary;
+    EXPECT_NE(f->summary.find("/sys/bus/pci/devices/" + bridge + "/config: not found"), std::string::npos)
+        << f->summary;
+    EXPECT_EQ(f->summary.find("too far"), std::string::npos) << f->summary;
+    EXPECT_EQ(f->summary.find("NVLink"), std::string::npos) << f->summary;
+    EXPECT_NE(f->fix.find("/sys/bus/pci/devices/*/config"), std::string::npos) << f->fix;
+    EXPECT_NE(f->fix.find("`lspci -tv`"), std::string::npos) << f->fix;
+    EXPECT_EQ(f->fix.find("PCIe switch"), std::string::npos) << f->fix;
+    const GdrPrediction& g0 = prediction(c.report, "GPU0");
+    ASSERT_FALSE(g0.causes.empty());
+    EXPECT_EQ(g0.causes.front(), GdrCause::PathUnknown);
+    EXPECT_EQ(find(c.report, "nccl", "GPU1")->status, Status::Ok);
+  }
+}
+
+// NCCL_NET_GDR_LEVEL=LOC turns GDR off whatever the path: that is still
+// said, with its own fix.
+TEST(NcclPrediction, LocLevelStillDecidesOnAnUnprovenPath) {
+  std::string root = testing::fresh_node_root("dgx-h100");
+  drop_gpu0_bridge(root);
+  auto c = check(root, env({{"NCCL_NET_GDR_LEVEL", "LOC"}}));
+  const Finding* f = find(c.report, "nccl", "GPU0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Critical) << f->summary;
+  EXPECT_NE(f->summary.find("NCCL_NET_GDR_LEVEL rules it out"), std::string::npos) << f->summary;
+  EXPECT_NE(f->fix.find("remove NCCL_NET_GDR_LEVEL"), std::string::npos) << f->fix;
 }
 
 }  // namespace

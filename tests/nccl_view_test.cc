@@ -564,6 +564,28 @@ TEST(NcclViewClass, PortsTreeNeedsTheViewFirst) {
   EXPECT_EQ(nccl_class(p.t, *p.t.find("GPU0"), *p.t.find("NIC0")).path, NcclPath::Unknown);
 }
 
+// An unproven endpoint keeps its reason through the view, and every PCIe
+// pair with it is Unknown with that reason; proven pairs keep their type.
+TEST(NcclViewClass, UnprovenPathIsUnknownWithTheReason) {
+  PortsTree p;
+  int h = p.host("pci0000:00", 0);
+  int sw = p.bridge(p.bridge(h, "0000:00:01.0"), "0000:01:00.0");
+  p.gpu(p.bridge(sw, "0000:02:00.0"), "0000:03:00.0");
+  p.nic(p.bridge(sw, "0000:02:01.0"), "0000:04:00.0", "mlx5_0");
+  p.nic(p.bridge(sw, "0000:02:02.0"), "0000:05:00.0", "mlx5_1");
+  p.t.numa_count = 1;
+  const std::string why =
+      "PCIe path of NIC1 (0000:05:00.0) not proven: /sys/bus/pci/devices/0000:02:02.0/config: not found";
+  p.t.endpoints[2].path_unproven = why;
+  Topology v = nccl_view(p.t);
+  EXPECT_EQ(v.find("NIC1")->path_unproven, why);
+  NcclClass c = nccl_class(v, *v.find("GPU0"), *v.find("NIC1"));
+  EXPECT_EQ(c.path, NcclPath::Unknown);
+  EXPECT_EQ(c.why, why);
+  EXPECT_EQ(nccl_class(v, *v.find("NIC1"), *v.find("NIC1")).path, NcclPath::LOC);
+  EXPECT_EQ(nccl_class(v, *v.find("GPU0"), *v.find("NIC0")).path, NcclPath::PIX);
+}
+
 TEST(NcclViewClass, WhyNamesTheSwitchOrCpu) {
   Loaded l = load("oci-hpc/H100-topology.xml");
   NcclClass pix = nccl_class(l.v, *l.v.find("GPU0"), *l.v.find("NIC0"));

@@ -1,5 +1,8 @@
 #include "netns_hosts.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -117,8 +120,18 @@ std::string NetnsHosts::gdrcheck_on_root(const std::string& root) {
   return "exec '" + std::string(GDRCHECK_BINARY) + "' \"$@\" --root '" + root + "'\n";
 }
 
-void NetnsHosts::run_real_node(int i, const std::vector<std::string>& variants) {
-  set_gdrcheck_script(i, gdrcheck_on_root(node_root("dgx-h100", variants)));
+void NetnsHosts::run_real_node(int i, const std::vector<std::string>& variants, const std::string& hostname) {
+  std::string root = node_root("dgx-h100", variants);
+  if (!hostname.empty()) {
+    std::string own = host(i).dir + "/root";
+    std::filesystem::remove_all(own);
+    std::filesystem::copy(root, own,
+                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
+    for (const char* file : {"/etc/hostname", "/proc/sys/kernel/hostname"})
+      std::ofstream(own + file) << hostname << "\n";
+    root = own;
+  }
+  set_gdrcheck_script(i, gdrcheck_on_root(root));
 }
 
 std::vector<std::string> NetnsHosts::ssh_options() const {

@@ -52,7 +52,9 @@ class NetnsHosts {
   static std::string gdrcheck_on_root(const std::string& root);
   // Host i runs the real gdrcheck on a built DGX H100 root with these
   // fixture variants (none = healthy; "peermem-missing", "acs-redirect").
-  void run_real_node(int i, const std::vector<std::string>& variants = {});
+  // With `hostname`, the host reads its own copy of the built root whose
+  // host name is that (as a node's kernel would report its own name).
+  void run_real_node(int i, const std::vector<std::string>& variants = {}, const std::string& hostname = "");
 
   // The path every host is asked to run. It lies under a directory whose
   // name holds a space and a single quote, so every run also tests the

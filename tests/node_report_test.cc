@@ -13,6 +13,7 @@
 #include "recorded_fixtures.h"
 #include "topology/hwloc_source.h"
 #include "topology/input_error.h"
+#include "topology/path_evidence.h"
 
 namespace gdrcheck {
 namespace {
@@ -282,6 +283,87 @@ TEST(NodePath, UnknownLocalityIsUnknown) {
   const PairVerdict& p = pair(c.report, "GPU0");
   EXPECT_EQ(p.path, "?");
   EXPECT_EQ(status_of(c.report, "path", "GPU0-" + p.nic), Status::Unknown);
+}
+
+// A bridge of GPU0's chain whose config cannot be read: hwloc leaves it out
+// and, without its PXN escape, GPU0 would look PHB with no GDR. Its pairs
+// are UNKNOWN with the file named; every other GPU is still judged.
+Checked check_marked(const std::string& root, HostReadOptions ro = {}) {
+  Topology t = read_sysfs_topology(Root(root));
+  mark_unproven_paths(t, Root(root));
+  HostState h = read_host_state(Root(root), pci_functions(t), ro);
+  NodeReport r = build_node_report(std::move(t), h, {});
+  return {std::move(h), std::move(r)};
+}
+
+std::string gpu0_bridge_without_config(const std::string& root) {
+  Topology t = read_sysfs_topology(Root(root));
+  std::vector<int> chain = t.bridge_chain(t.find("GPU0")->node);
+  std::string bridge = t.nodes[chain[chain.size() - 2]].address->str();
+  fs::remove(root + "/sys/bus/pci/devices/" + bridge + "/config");
+  return bridge;
+}
+
+HostReadOptions without_pxn() {
+  HostReadOptions ro;
+  ro.environment.push_back({"NCCL_PXN_DISABLE", "1", "--env"});
+  return ro;
+}
+
+TEST(NodePath, ProvenChainsKeepTheirVerdicts) {
+  auto c = check_marked(node_root("dgx-h100"), without_pxn());
+  EXPECT_EQ(c.report.status, Status::Ok);
+  EXPECT_EQ(pair(c.report, "GPU0").path, "PXB");
+}
+
+TEST(NodePath, BridgeLostFromTheTreeIsUnknownNotCritical) {
+  std::string root = fresh_node_root("dgx-h100");
+  std::string bridge = gpu0_bridge_without_config(root);
+  auto c = check_marked(root, without_pxn());
+  EXPECT_EQ(c.report.status, Status::Unknown);
+  for (const auto& f : c.report.findings) EXPECT_NE(f.status, Status::Critical) << f.check << " " << f.summary;
+  const PairVerdict& p = pair(c.report, "GPU0");
+  EXPECT_EQ(p.status, Status::Unknown) << p.reason;
+  EXPECT_EQ(p.path, "?");
+  EXPECT_EQ(p.gdr_recv, GdrUse::Unknown);
+  const Finding* f = find(c.report, "path", "GPU0-" + p.nic);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->status, Status::Unknown);
+  ASSERT_FALSE(f->evidence.empty());
+  EXPECT_NE(f->evidence.front().find("/sys/bus/pci/devices/" + bridge + "/config: not found"), std::string::npos)
+      << f->evidence.front();
+  EXPECT_NE(f->fix.find("lspci"), std::string::npos);
+  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Unknown);
+  EXPECT_EQ(status_of(c.report, "path", "rails"), Status::Unknown);
+  for (const std::string gpu : {"GPU1", "GPU2", "GPU3", "GPU4", "GPU5", "GPU6", "GPU7"}) {
+    EXPECT_EQ(pair(c.report, gpu).status, Status::Ok) << gpu << ": " << pair(c.report, gpu).reason;
+    EXPECT_EQ(pair(c.report, gpu).nccl_path, "PIX") << gpu;
+  }
+}
+
+TEST(NodePath, BridgeLostWithPxnIsUnknownNotAFalseRailWarning) {
+  std::string root = fresh_node_root("dgx-h100");
+  gpu0_bridge_without_config(root);
+  auto c = check_marked(root);
+  EXPECT_EQ(c.report.status, Status::Unknown);
+  EXPECT_EQ(pair(c.report, "GPU0").status, Status::Unknown) << pair(c.report, "GPU0").reason;
+  EXPECT_EQ(status_of(c.report, "path", "rails"), Status::Unknown);
+  EXPECT_EQ(pair(c.report, "GPU1").status, Status::Ok) << pair(c.report, "GPU1").reason;
+}
+
+TEST(NodePath, DeviceConfigUnreadableIsUnknown) {
+  std::string root = fresh_node_root("dgx-h100");
+  Topology t = read_sysfs_topology(Root(root));
+  std::string nic = t.find("NIC0")->address->str();
+  std::string config = root + "/sys/bus/pci/devices/" + nic + "/config";
+  fs::remove(config);
+  fs::create_directory(config);
+  auto c = check_marked(root, without_pxn());
+  EXPECT_NE(c.report.status, Status::Ok);
+  EXPECT_NE(c.report.status, Status::Critical);
+  const PairVerdict& p = pair(c.report, "GPU0");
+  EXPECT_EQ(p.status, Status::Unknown) << p.reason;
+  EXPECT_EQ(pair(c.report, "GPU1").status, Status::Ok) << pair(c.report, "GPU1").reason;
 }
 
 // --- acs ----------------------------------------------------------------------------

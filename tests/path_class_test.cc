@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace gdrcheck {
 namespace {
 
@@ -115,6 +117,32 @@ TEST(SmiClass, NvlinkWinsForGpuPairs) {
   c.t.endpoints[0].nvlinks.push_back({"0000:c1:00.0", 18, 0x068000});
   c.t.endpoints[2].nvlinks.push_back({"0000:c1:00.0", 18, 0x068000});
   EXPECT_EQ(c.code("GPU0", "GPU1"), "NV18");
+}
+
+// A device whose path the files do not prove: the tree's answer would be
+// a guess (hwloc may have lost a bridge), so every PCIe pair with it is
+// unknown with the reason; NVLink and the device itself are unaffected.
+TEST(SmiClass, UnprovenPathIsUnknownWithTheReason) {
+  auto b = two_level_switch();
+  const std::string why =
+      "PCIe path of NIC0 (0000:04:00.0) not proven: /sys/bus/pci/devices/0000:02:01.0/config: not found";
+  std::find_if(b.t.endpoints.begin(), b.t.endpoints.end(), [](auto& e) { return e.id == "NIC0"; })->path_unproven = why;
+  SmiClass c = smi_class(b.t, *b.t.find("GPU0"), *b.t.find("NIC0"));
+  EXPECT_EQ(c.code(), "?");
+  EXPECT_EQ(c.why, why);
+  EXPECT_EQ(b.code("NIC0", "GPU1"), "?");
+  EXPECT_EQ(b.code("NIC0", "NIC0"), "X");
+  EXPECT_EQ(b.code("GPU0", "NIC1"), "PHB");  // proven pairs keep their class
+  EXPECT_EQ(nccl_from_smi(c).path, NcclPath::Unknown);
+  EXPECT_EQ(nccl_from_smi(c).why, why);
+}
+
+TEST(SmiClass, UnprovenGpuKeepsItsNvlinks) {
+  auto b = two_level_switch();
+  b.t.endpoints[0].nvlinks.push_back({"0000:07:00.0", 12, 0x030200});
+  b.t.endpoints[0].path_unproven = "PCIe path of GPU0 not proven";
+  EXPECT_EQ(b.code("GPU0", "GPU1"), "NV12");
+  EXPECT_EQ(b.code("GPU0", "NIC0"), "?");
 }
 
 TEST(SmiClass, NoTreeIsUnknown) {

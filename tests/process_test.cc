@@ -1,5 +1,6 @@
 #include "host/process.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -140,6 +141,97 @@ TEST(ProcessTest, OutputBeyondTheLimitIsCountedAsTruncated) {
   EXPECT_EQ(r.out.size(), 1000u);
   EXPECT_TRUE(r.out_truncated);
   EXPECT_FALSE(r.err_truncated);
+}
+
+TEST(ProcessTest, StderrKeepsItsOwnLimitHeadOrTail) {
+  ProcessSpec spec = shell("i=0; while [ $i -lt 2000 ]; do echo line$i >&2; i=$((i+1)); done; echo last >&2");
+  spec.error_limit = 64;
+  spec.keep_error_tail = true;
+  ProcessResult tail = run_process(spec);
+  EXPECT_TRUE(tail.succeeded());
+  EXPECT_EQ(tail.err.size(), 64u);
+  EXPECT_EQ(tail.err.substr(tail.err.size() - 5), "last\n");  // the words that end a run are kept
+  EXPECT_TRUE(tail.err_truncated);
+  EXPECT_GT(tail.err_dropped, 10000u);
+  EXPECT_EQ(tail.out, "");
+
+  spec.keep_error_tail = false;
+  ProcessResult head = run_process(spec);
+  EXPECT_EQ(head.err.rfind("line0\nline1\n", 0), 0u);
+  EXPECT_EQ(head.err.size(), 64u);
+  EXPECT_EQ(head.err_dropped, tail.err_dropped);
+}
+
+TEST(ProcessTest, AFloodingChildIsStoppedAtTheOutputLimit) {
+  ProcessSpec spec = ProcessSpec::command({"cat", "/dev/zero"});
+  spec.output_limit = 1 << 20;
+  spec.stop_at_output_limit = true;
+  spec.kill_grace = milliseconds(200);
+  ProcessResult r = run_process(spec);  // no timeout: only the limit ends it
+  EXPECT_TRUE(r.stopped_at_output_limit);
+  EXPECT_TRUE(r.out_truncated);
+  EXPECT_EQ(r.out.size(), std::size_t{1} << 20);
+  EXPECT_LE(r.out.capacity(), std::size_t{2} << 20);
+  EXPECT_GT(r.out_dropped, 0u);
+  EXPECT_EQ(r.end, ProcessResult::End::Signaled);
+  EXPECT_LT(r.elapsed.count(), 10000);
+}
+
+TEST(ProcessTest, SinksGetEveryByteAndNothingIsKept) {
+  ProcessSpec spec = shell("head -c 300000 /dev/zero; echo err >&2");
+  std::size_t out_bytes = 0;
+  std::string err;
+  spec.output_limit = 10;
+  spec.stdout_sink = [&](std::string_view data) { out_bytes += data.size(); };
+  spec.stderr_sink = [&](std::string_view data) { err.append(data); };
+  ProcessResult r = run_process(spec);
+  EXPECT_TRUE(r.succeeded());
+  EXPECT_EQ(out_bytes, 300000u);
+  EXPECT_EQ(err, "err\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(r.out_truncated);
+}
+
+TEST(ProcessTest, TheChildGetsOnlyTheStandardStreams) {
+  int leaked = ::open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC
+  ASSERT_GE(leaked, 3);
+  ProcessResult r =
+      run_process(shell("test -e /proc/self/fd/" + std::to_string(leaked) + " && echo open || echo closed"));
+  ::close(leaked);
+  EXPECT_EQ(r.out, "closed\n");
+}
+
+// A child that ignores SIGTERM and leaves a grandchild (which ignores it
+// too) holding stdout: the timeout still ends the run, and the grandchild.
+TEST(ProcessTest, ATermIgnoringChildWithAGrandchildHoldingStdoutDoesNotHang) {
+  std::string pidfile = testing::scratch_dir() + "/grandchild.pid";
+  ProcessSpec spec = shell("trap '' TERM; (trap '' TERM; while :; do sleep 0.05; done) & echo $! > " + pidfile +
+                           "; echo started; while :; do sleep 0.05; done");
+  spec.timeout = milliseconds(300);
+  spec.kill_grace = milliseconds(300);
+  ProcessResult r = run_process(spec);
+  EXPECT_EQ(r.end, ProcessResult::End::TimedOut);
+  EXPECT_EQ(r.signal, SIGKILL);
+  EXPECT_EQ(r.out, "started\n");
+  EXPECT_LT(r.elapsed.count(), 5000);
+  pid_t grandchild = std::stoi(slurp(pidfile));
+  usleep(100000);
+  EXPECT_FALSE(running(grandchild)) << "the grandchild outlived the run";
+}
+
+// A descendant in its own session is out of reach of the group kill; once
+// the child has ended, its output is abandoned after the grace period.
+TEST(ProcessTest, ADescendantInAnotherSessionHoldingStdoutIsAbandoned) {
+  if (find_in_path("setsid").empty()) GTEST_SKIP() << "no setsid";
+  std::string pidfile = testing::scratch_dir() + "/escaped.pid";
+  ProcessSpec spec = shell("setsid sh -c 'echo $$ > " + pidfile + "; trap \"\" TERM; exec sleep 30' & echo hi");
+  spec.kill_grace = milliseconds(300);
+  ProcessResult r = run_process(spec);
+  EXPECT_TRUE(r.succeeded()) << r.describe();
+  EXPECT_EQ(r.out, "hi\n");
+  EXPECT_LT(r.elapsed.count(), 5000);
+  std::string pid = slurp(pidfile);
+  if (!pid.empty()) ::kill(std::stoi(pid), SIGKILL);
 }
 
 TEST(ProcessTest, WritesOutputFileAsItArrivesAndNeverOverwrites) {

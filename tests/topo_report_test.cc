@@ -5,11 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "recorded_fixtures.h"
+#include "report/terminal_text.h"
 #include "report/topo_json.h"
 #include "report/topo_text.h"
 #include "run_binary.h"
 #include "topology/hwloc_source.h"
 #include "topology/path_matrix.h"
+#include "topology/smi_text_source.h"
 
 namespace gdrcheck {
 namespace {
@@ -92,6 +94,35 @@ TEST(TopoCli, BadInputNamesTheFileAndExits3) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find(std::string(tmpl) + ": binary data"), std::string::npos) << r.err;
   ::unlink(tmpl);
+}
+
+// A file name that holds terminal controls is named escaped, on one line.
+TEST(TopoCli, HostileFileNameIsEscapedInTheError) {
+  auto r = run_gdrcheck({"topo", "/nonexistent/a\x1b]0;pwned\x07\x1b[2J\r\xe2\x80\xae\nb.xml"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/a\\x1b]0;pwned\\x07\\x1b[2J\\r\\u202e\\nb.xml"), std::string::npos) << r.err;
+}
+
+// Colour on, hostile names in a pasted matrix: only the renderer's own
+// colour sequences reach the terminal.
+TEST(TopoText, HostileSmiTextKeepsOnlyOwnColours) {
+  Topology t = read_smi_text(
+      "\tGPU0\tNIC0\x1b[2J\tCPU Affinity\tNUMA Affinity\n"
+      "GPU0\t X \tPIX\t0-7\x1b]0;t\x07\t0\n"
+      "NIC0\x1b[2J\tPIX\t X \n"
+      "\nNIC Legend:\n\n  NIC0: mlx5_0\xe2\x80\xae\x9b\n",
+      "pasted\r.txt");
+  std::string text = render_topo_text(t, compute_paths(t), TextStyle{true});
+  EXPECT_NE(text.find("\033[32mPIX\033[0m"), std::string::npos) << text;
+  std::string stripped = text;
+  for (std::string_view own : sgr::kAll)
+    for (auto at = stripped.find(own); at != std::string::npos; at = stripped.find(own)) stripped.erase(at, own.size());
+  EXPECT_EQ(stripped.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(stripped.find('\r'), std::string::npos) << text;
+  EXPECT_EQ(stripped.find("\xe2\x80\xae"), std::string::npos) << text;
 }
 
 TEST(TopoCli, TruncatedXmlIsAClearError) {

@@ -1,6 +1,7 @@
 #include "analyze/artifact.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,7 +38,7 @@ bool binary(std::string_view head) {
 class LineSource {
  public:
   explicit LineSource(const std::string& path)
-      : fd_(path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC)), owns_(path != "-") {}
+      : fd_(path == "-" ? STDIN_FILENO : open_input(path)), owns_(path != "-") {}
   ~LineSource() {
     if (owns_ && fd_ >= 0) ::close(fd_);
   }
@@ -45,6 +46,8 @@ class LineSource {
   LineSource& operator=(const LineSource&) = delete;
 
   bool ok() const { return fd_ >= 0; }
+  // Why the file was not opened: "a character device, not a log".
+  const std::string& refusal() const { return refusal_; }
   const std::string& head() {
     if (!head_read_) {
       fill(kHeadBytes);
@@ -119,6 +122,26 @@ class LineSource {
     }
   }
 
+  // O_NONBLOCK: opening a FIFO nobody writes to would block forever; a
+  // FIFO is still read (`analyze <(zcat log.gz)` is one), so blocking reads
+  // are restored once it is open. Devices are refused: /dev/zero never ends.
+  int open_input(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return fd;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+      refusal_ = S_ISDIR(st.st_mode)   ? "a directory, not a log or tool output"
+                 : S_ISCHR(st.st_mode) ? "a character device, not a log or tool output"
+                 : S_ISBLK(st.st_mode) ? "a block device, not a log or tool output"
+                                       : "not a regular file, not a log or tool output";
+      ::close(fd);
+      return -1;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+  }
+
+  std::string refusal_;  // declared before fd_: open_input() sets it while fd_ is initialised
   int fd_ = -1;
   bool owns_ = false;
   std::unique_ptr<char[]> buf_;
@@ -288,7 +311,7 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
   a.file = path;
   LineSource src(path);
   if (!src.ok()) {
-    a.error = "cannot be read (no such file, or permission denied)";
+    a.error = src.refusal().empty() ? "cannot be read (no such file, or permission denied)" : src.refusal();
     return a;
   }
   const std::string& head = src.head();

@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "host/untrusted_json.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -35,7 +36,7 @@ void only_keys(const Context& c, const json& obj, const std::string& where, std:
     if (ok) continue;
     std::string list;
     for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    c.fail(where, "unknown key \"" + item.key() + "\" (known: " + list + ")");
+    c.fail(where, "unknown key " + json_shown(item.key()) + " (known: " + list + ")");
   }
 }
 
@@ -66,7 +67,7 @@ std::string nonempty_string(const Context& c, const json& obj, const char* key, 
   if (!obj.contains(key)) c.fail(where, std::string("missing \"") + key + "\"");
   const json& v = obj.at(key);
   if (!v.is_string() || v.get<std::string>().empty())
-    c.fail(where + "." + key, "expected a non-empty string, got " + v.dump());
+    c.fail(where + "." + key, "expected a non-empty string, got " + json_shown(v));
   return v.get<std::string>();
 }
 
@@ -83,7 +84,7 @@ std::optional<LinkLayer> link_layer_of(const Context& c, const json& obj, const 
   LinkLayer l = link_layer_from_name(name);
   if (l == LinkLayer::Unknown)
     c.fail(where + ".link_layer",
-           "expected \"ib\", \"infiniband\", \"roce\", \"ethernet\" or \"any\", got " + v.dump());
+           "expected \"ib\", \"infiniband\", \"roce\", \"ethernet\" or \"any\", got " + json_shown(v));
   return l;
 }
 
@@ -112,14 +113,13 @@ FixedBusbw parse_fixed(const Context& c, const json& v, const std::string& where
   std::string coll = nonempty_string(c, v, "collective", where);
   f.collective = collective_from_name(coll);
   if (f.collective == Collective::Unknown)
-    c.fail(where + ".collective", "unknown collective \"" + coll +
-                                      "\" (all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
+    c.fail(where + ".collective", "unknown collective " + json_shown(coll) +
+                                      " (all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
                                       "sendrecv)");
   if (v.contains("nodes")) {
-    const json& n = v.at("nodes");
-    if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > std::numeric_limits<int>::max())
-      c.fail(where + ".nodes", "expected a node count of 1 or more, got " + n.dump());
-    f.nodes = n.get<int>();
+    WholeNumber n = read_whole_number(v.at("nodes"), where + ".nodes", 1, std::numeric_limits<int>::max());
+    if (!n.value) c.fail("", n.problem);
+    f.nodes = static_cast<int>(*n.value);
   }
   f.busbw_gbytes = positive_number(c, v, "busbw_gbytes", where);
   if (v.contains("pass_ratio")) f.pass_ratio = ratio(c, v.at("pass_ratio"), where + ".pass_ratio");
@@ -138,30 +138,27 @@ void add_ceiling(const Context& c, BandwidthOverrides& o, NicCeiling n, const st
 void add_fixed(const Context& c, BandwidthOverrides& o, FixedBusbw f, const std::string& where) {
   for (const auto& e : o.fixed_busbw)
     if (e.node_type == f.node_type && e.collective == f.collective && e.nodes == f.nodes)
-      c.fail(where, f.node_type + " " + collective_name(f.collective) + " is given twice");
+      c.fail(where, json_shown(f.node_type) + " " + collective_name(f.collective) + " is given twice");
   o.fixed_busbw.push_back(std::move(f));
 }
 
-json parse_json(const Context& c, std::string_view text) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's text starts with "[json.exception.parse_error.101] ".
-    std::string what = e.what();
-    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-    c.fail("", "not valid JSON: " + what);
-  }
+// A file that sets nothing is refused: it would silently leave the
+// built-in model in force while its author believes otherwise.
+void require_settings(const Context& c, const BandwidthOverrides& o, const json& doc) {
+  bool ratios = doc.contains("pass_ratio") || doc.contains("rdma_pass_ratio");
+  if (o.nic_ceilings.empty() && o.fixed_busbw.empty() && !ratios)
+    c.fail("", "no settings (an empty bandwidth file changes nothing; remove it to use the built-in model)");
 }
 
 }  // namespace
 
 BandwidthOverrides parse_bandwidth_overrides(std::string_view text, const std::string& file) {
   Context c{file};
-  json doc = parse_json(c, text);
+  json doc = parse_untrusted_json(text, file, "bandwidth file");
   if (!doc.is_object()) c.fail("", "expected a JSON object at the top level, got " + std::string(doc.type_name()));
   only_keys(c, doc, "", {"schema", "nic_ceilings", "fixed_busbw", "pass_ratio", "rdma_pass_ratio"});
   if (doc.contains("schema") && doc.at("schema") != kSchema)
-    c.fail("schema", std::string("expected \"") + kSchema + "\", got " + doc.at("schema").dump());
+    c.fail("schema", std::string("expected \"") + kSchema + "\", got " + json_shown(doc.at("schema")));
   BandwidthOverrides o;
   o.source = file;
   if (doc.contains("nic_ceilings")) {
@@ -180,6 +177,7 @@ BandwidthOverrides parse_bandwidth_overrides(std::string_view text, const std::s
   }
   if (doc.contains("pass_ratio")) o.pass_ratio = ratio(c, doc.at("pass_ratio"), "pass_ratio");
   if (doc.contains("rdma_pass_ratio")) o.rdma_pass_ratio = ratio(c, doc.at("rdma_pass_ratio"), "rdma_pass_ratio");
+  require_settings(c, o, doc);
   return o;
 }
 

@@ -1,9 +1,12 @@
 #include "bench/nccl_bench.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "bench/private_output_dir.h"
 #include "host/process.h"
 
 namespace gdrcheck {
@@ -133,7 +136,16 @@ NcclRunResult run_nccl_test(const NcclRunSpec& spec) {
     r.raw_output.clear();  // nothing was written
     return r;
   }
-  Artifact a = analyze_file(spec.raw_output, ArtifactKind::NcclTests);
+  // Read back the file that was written, never what a link put in its
+  // place: the analyzers open a path, so they get this descriptor's.
+  std::string problem;
+  int fd = open_own_output(spec.raw_output, problem);
+  if (fd < 0) {
+    if (r.could_not_run.empty()) r.could_not_run = "the output file " + problem;
+    return r;
+  }
+  Artifact a = analyze_file("/proc/self/fd/" + std::to_string(fd), ArtifactKind::NcclTests);
+  ::close(fd);
   if (!a.error.empty()) {
     if (r.could_not_run.empty()) r.could_not_run = "the output file " + a.error;
     return r;

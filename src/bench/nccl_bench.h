@@ -68,7 +68,9 @@ struct NcclRunSpec {
   LaunchCommand command;
   std::vector<std::string> env_unset;
   std::chrono::seconds timeout{600};
-  std::string raw_output;  // a fresh path (raw_output_file.h)
+  // A fresh path (raw_output_file.h) in a private directory
+  // (private_output_dir.h); read back only as a regular file this user owns.
+  std::string raw_output;
 };
 
 // Runs it, keeps the output in spec.raw_output, and reads it.

@@ -28,18 +28,7 @@ bool try_dir(const std::string& dir, const std::string& test, LocatedBinary& out
 
 }  // namespace
 
-const std::vector<std::string>& common_nccl_tests_dirs() {
-  static const std::vector<std::string> dirs = {
-      "/opt/nccl-tests/build",        "/opt/nccl_tests/build",
-      "/usr/local/nccl-tests/build",  "/opt/nccl-tests",
-      "/opt/amazon/nccl-tests/build", "/usr/local/bin/nccl-tests",
-      "/workspace/nccl-tests/build",  "/root/nccl-tests/build",
-  };
-  return dirs;
-}
-
-LocatedBinary locate_nccl_test(const std::string& test, const std::string& dir, const std::string& path_env,
-                               const std::vector<std::string>& common_dirs) {
+LocatedBinary locate_nccl_test(const std::string& test, const std::string& dir, const std::string& path_env) {
   LocatedBinary out;
   if (!dir.empty()) {
     try_dir(dir, test, out);
@@ -47,7 +36,9 @@ LocatedBinary locate_nccl_test(const std::string& test, const std::string& dir, 
   }
   std::stringstream path(path_env);
   for (std::string d; std::getline(path, d, ':');) {
-    if (d.empty()) continue;  // an empty PATH entry (the current dir) is not searched
+    // An empty or relative PATH entry names the current directory, which
+    // is wherever the job was started.
+    if (d.empty() || d[0] != '/') continue;
     std::string candidate = (d.back() == '/' ? d : d + "/") + test;
     out.searched.push_back(candidate);
     if (executable_file(candidate)) {
@@ -55,8 +46,6 @@ LocatedBinary locate_nccl_test(const std::string& test, const std::string& dir, 
       return out;
     }
   }
-  for (const auto& d : common_dirs)
-    if (try_dir(d, test, out)) return out;
   return out;
 }
 

@@ -1,8 +1,10 @@
 // Finds an nccl-tests binary (all_reduce_perf, ...): in the directory the
-// user named (or its build/ subdirectory, where `make` puts them), then in
-// PATH, then in the places clusters and containers usually install them.
-// With a launcher the binary must exist at the same path on every node;
-// only this node is looked at.
+// user named (or its build/ subdirectory, where `make` puts them), else in
+// PATH. Nothing else is guessed: `bench` runs as root in Slurm prologs, and
+// a binary found in a place nobody named (/workspace, /root, a tree under
+// /opt) is whatever someone left there. Whether the binary found may be run
+// as root is program_trust.h's question. With a launcher the binary must
+// exist at the same path on every node; only this node is looked at.
 #pragma once
 
 #include <string>
@@ -15,14 +17,14 @@ struct LocatedBinary {
   std::vector<std::string> searched;  // every place looked at, in order (for the UNKNOWN reason)
 };
 
-// Install places tried after PATH (NGC containers, AWS DLAMI/ParallelCluster,
-// HPC-X style trees, builds under /opt and /usr/local).
-const std::vector<std::string>& common_nccl_tests_dirs();
-
 // `test` is a name like "all_reduce_perf". `dir` ("" = not given) is tried
 // first and alone: a directory the user named that lacks the test is not
-// silently replaced by another build. `path_env` is PATH's value.
-LocatedBinary locate_nccl_test(const std::string& test, const std::string& dir, const std::string& path_env,
-                               const std::vector<std::string>& common_dirs = common_nccl_tests_dirs());
+// silently replaced by another build. `path_env` is PATH's value; its empty
+// and relative entries (the current directory) are not searched.
+LocatedBinary locate_nccl_test(const std::string& test, const std::string& dir, const std::string& path_env);
+
+// What to do about a binary program_trust.h refused.
+inline constexpr const char* kNcclTestsTrustFix =
+    "chown root / chmod go-w, or pass --nccl-tests DIR with a trusted build";
 
 }  // namespace gdrcheck

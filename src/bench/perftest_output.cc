@@ -1,10 +1,13 @@
 #include "bench/perftest_output.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "host/text_numbers.h"
+#include "host/untrusted_json.h"
 
 namespace gdrcheck {
 namespace {
@@ -65,6 +68,29 @@ std::optional<PerftestRow> table_row(std::string_view line) {
   return row;
 }
 
+// A count in the JSON file (message size, iterations, queue pairs), or
+// nullopt when it is negative, fractional, not finite or above `max`:
+// converting such a double to an integer is undefined, not just wrong.
+template <class T>
+std::optional<T> json_count(const nlohmann::json& v, T max = std::numeric_limits<T>::max()) {
+  if (v.is_number_unsigned()) {
+    auto n = v.get<std::uint64_t>();
+    return n <= static_cast<std::uint64_t>(max) ? std::optional<T>(static_cast<T>(n)) : std::nullopt;
+  }
+  if (v.is_number_integer()) {
+    auto n = v.get<std::int64_t>();
+    return n >= 0 && static_cast<std::uint64_t>(n) <= static_cast<std::uint64_t>(max)
+               ? std::optional<T>(static_cast<T>(n))
+               : std::nullopt;
+  }
+  if (!v.is_number_float()) return std::nullopt;
+  double d = v.get<double>();
+  // 2^64 and above (max's double may round up to it) cannot be held.
+  if (!std::isfinite(d) || d < 0 || d != std::floor(d) || d >= 18446744073709551616.0 || d > static_cast<double>(max))
+    return std::nullopt;
+  return static_cast<T>(d);
+}
+
 bool error_line(std::string_view l) {
   for (std::string_view marker : {"Couldn't", "Couldnt", "Unable to", "ERROR", "Error", "Failed", "failed to",
                                   "Parser function exited with Error", "CUDA DMA-BUF cannot"})
@@ -91,7 +117,11 @@ std::optional<double> PerftestReport::average_gbits() const {
   const PerftestRow* largest = &rows.front();
   for (const auto& r : rows)
     if (r.bytes >= largest->bytes) largest = &r;
-  return to_gbits(largest->bw_average, unit);
+  // A figure that is not a finite non-negative number (or overflows in the
+  // conversion) is no figure: judging it could only mislead.
+  std::optional<double> g = to_gbits(largest->bw_average, unit);
+  if (!g || !std::isfinite(*g) || *g < 0) return std::nullopt;
+  return g;
 }
 
 PerftestReport parse_perftest_text(std::string_view text) {
@@ -130,8 +160,13 @@ PerftestReport parse_perftest_text(std::string_view text) {
 }
 
 PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw std::invalid_argument("not a JSON object");
+  nlohmann::json j;
+  try {
+    j = parse_untrusted_json(text, "perftest output", "perftest report");
+  } catch (const InputError& e) {
+    throw std::invalid_argument(e.problem());
+  }
+  if (!j.is_object()) throw std::invalid_argument("not a JSON object");
   if (!j.contains("results") || !j["results"].is_object()) throw std::invalid_argument("no \"results\" object");
   const auto& res = j["results"];
   auto number = [&res](const char* key) {
@@ -143,10 +178,10 @@ PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
   r.unit = unit;
   r.has_header = true;
   PerftestRow row;
-  row.bytes = static_cast<unsigned long long>(number("MsgSize"));
-  row.iterations = res.contains("n_iterations") && res["n_iterations"].is_number()
-                       ? res["n_iterations"].get<unsigned long long>()
-                       : 0;
+  auto bytes = res.contains("MsgSize") ? json_count<unsigned long long>(res["MsgSize"]) : std::nullopt;
+  if (!bytes) throw std::invalid_argument("\"results\".\"MsgSize\" missing or not a byte count");
+  row.bytes = *bytes;
+  if (res.contains("n_iterations")) row.iterations = json_count<unsigned long long>(res["n_iterations"]).value_or(0);
   row.bw_peak = res.contains("BW_peak") && res["BW_peak"].is_number() ? res["BW_peak"].get<double>() : 0;
   row.bw_average = number("BW_average");
   if (res.contains("MsgRate") && res["MsgRate"].is_number()) row.msg_rate_mpps = res["MsgRate"].get<double>();
@@ -160,7 +195,7 @@ PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
     r.device = text_of("Device");
     r.link_type = text_of("Link_type");
     r.bidirectional = r.test.find("Bidirectional") != std::string::npos;
-    if (info.contains("Number_of_qps") && info["Number_of_qps"].is_number()) r.qps = info["Number_of_qps"].get<int>();
+    if (info.contains("Number_of_qps")) r.qps = json_count<int>(info["Number_of_qps"]);
     std::string cuda = text_of("Use_CUDA_memory");
     r.gpu_buffer = cuda == "ON";
   }

@@ -4,11 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
+#include "bench/private_output_dir.h"
 #include "bench/raw_output_file.h"
 #include "host/process.h"
 #include "host/text_format.h"
@@ -41,13 +39,8 @@ std::vector<std::string> common_args(const GpuNicPair& pair, RdmaMemory memory, 
   return a;
 }
 
-std::string read_whole(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return "";
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// perftest's --out_json file is a few hundred bytes.
+constexpr std::size_t kPerftestJsonCap = 1u << 20;
 
 std::string process_problem(const ProcessResult& p, const char* side) {
   std::string who = side;
@@ -104,7 +97,9 @@ void measure_once(RdmaMeasurement& m, const PerftestCommands& cmds, const RdmaRu
   std::string problem = process_problem(client, "client");
   if (problem.empty()) problem = process_problem(server_result, "server");
   std::optional<double> gbits;
-  if (std::string json = read_whole(cmds.json_file); !json.empty()) {
+  OwnOutput json_file = read_own_output(cmds.json_file, kPerftestJsonCap);
+  if (!json_file.problem.empty()) m.errors.push_back(json_file.problem);
+  if (const std::string& json = json_file.content; !json.empty()) {
     try {
       gbits = parse_perftest_json(json, PerftestUnit::Gbits).average_gbits();
     } catch (const std::invalid_argument& e) {
@@ -127,11 +122,20 @@ RdmaMeasurement measure(const std::string& label, const GpuNicPair& pair, RdmaMe
   m.memory = memory;
   bool loopback = o.launch.launcher == BenchLauncher::Local || o.launch.hosts.empty();
   std::string server_host = loopback ? "localhost" : o.launch.hosts.front();
+  if (!o.program_problem.empty()) {
+    m.could_not_run = o.program_problem;
+    return m;
+  }
   for (int round = 1; round <= std::max(1, o.repeat); ++round) {
     auto now = std::chrono::system_clock::now();
     std::string json =
         fresh_raw_output_path(o.output_dir, o.host, now, ::getpid(), label + "-" + std::to_string(round));
     json.replace(json.size() - 4, 4, ".json");
+    // The name is ours before perftest opens it (it follows links).
+    if (std::string problem = reserve_output_file(json); !problem.empty()) {
+      if (m.could_not_run.empty()) m.could_not_run = problem;
+      continue;
+    }
     PerftestCommands cmds = perftest_commands(pair, memory, o.perftest, port, server_host, json);
     measure_once(m, cmds, o, round);
   }

@@ -82,7 +82,12 @@ struct RdmaRunOptions {
   LaunchPlan launch;  // Local = loopback; Mpirun/Srun with two hosts
   int repeat = 1;
   std::chrono::seconds timeout{120};
+  // A directory only this user can write (private_output_dir.h): the raw
+  // outputs and perftest's JSON files are named inside it.
   std::string output_dir = ".";
+  // Non-empty: perftest must not be run (program_trust.h says why); every
+  // measurement could not run, with this reason.
+  std::string program_problem;
   std::string host;  // this host's name, for file names
 };
 

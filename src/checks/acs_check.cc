@@ -8,6 +8,7 @@
 
 #include "checks/node_evidence.h"
 #include "host/device_ids.h"
+#include "host/text_format.h"
 #include "pcie/config_space.h"
 
 namespace gdrcheck {
@@ -75,6 +76,27 @@ Finding judge_bridge(const PciFunctionState* f, const std::string& bdf, const st
   return ok("acs", bdf, "ACS redirect off (" + pairs + ")", ev);
 }
 
+// A GPU or NIC whose PCIe path is not proven (a bridge's config unreadable,
+// so hwloc left the bridge out of the tree) crosses a bridge no finding
+// above judged: OKs for the bridges that were read must not stand for it.
+std::vector<Finding> unproven_paths(const Topology& t) {
+  std::vector<Finding> out;
+  for (DeviceRole role : {DeviceRole::Gpu, DeviceRole::Nic})
+    for (const Endpoint* d : t.with_role(role)) {
+      if (d->path_unproven.empty()) continue;
+      Finding f = problem(
+          "acs", role == DeviceRole::Nic ? d->name : d->id, Status::Unknown,
+          "ACS unknown: not every bridge between it and the root port could be read: " + printable(d->path_unproven),
+          {printable(d->path_unproven)},
+          "read the node as root, or capture the root again with every "
+          "/sys/bus/pci/devices/*/config; `lspci -tv` on the node shows the real tree and "
+          "`lspci -vvv` each bridge's ACSCtl");
+      f.affects = {d->id};
+      out.push_back(std::move(f));
+    }
+  return out;
+}
+
 // An unprivileged capture hides ACS on every bridge alike: one finding
 // says so instead of one per bridge.
 Finding merge_rootless(const std::vector<Finding>& each) {
@@ -121,7 +143,9 @@ std::vector<Finding> check_acs(const NodeEvidence& e) {
     all_rootless = all_rootless && f.status == Status::Unknown && f.summary.find("without root") != std::string::npos;
     out.push_back(std::move(f));
   }
-  if (all_rootless) return {merge_rootless(out)};
+  if (all_rootless) out = {merge_rootless(out)};
+  auto unproven = unproven_paths(e.topology);
+  out.insert(out.end(), unproven.begin(), unproven.end());
   return out;
 }
 

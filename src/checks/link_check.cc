@@ -10,6 +10,7 @@
 
 #include "checks/node_evidence.h"
 #include "host/sysfs_values.h"
+#include "host/text_format.h"
 #include "pcie/config_space.h"
 
 namespace gdrcheck {
@@ -148,6 +149,18 @@ std::optional<Finding> uplink(const NodeEvidence& e, int node, const std::string
   return ok("link", subject, "switch uplink " + describe(l) + " (above " + below + ")", evidence_of(it->second));
 }
 
+// A device whose PCIe path is not proven (a bridge's config unreadable, so
+// hwloc left the bridge out) has a switch uplink no finding judges: the
+// uplinks that were read must not stand for its whole path.
+Finding unproven_path(const Endpoint& d) {
+  return problem("link", d.role == DeviceRole::Nic ? d.name : d.id, Status::Unknown,
+                 "links above it unknown: not every bridge between it and the root port could be read: " +
+                     printable(d.path_unproven),
+                 {printable(d.path_unproven)},
+                 "read the node as root, or capture the root again with every /sys/bus/pci/devices/*/config; "
+                 "`lspci -tv` on the node shows the real tree and `lspci -vv` each bridge's LnkSta");
+}
+
 }  // namespace
 
 std::vector<Finding> check_link(const NodeEvidence& e) {
@@ -161,6 +174,7 @@ std::vector<Finding> check_link(const NodeEvidence& e) {
       if (d->role == DeviceRole::Nic && d->address && d->address->function != 0 && !f->virtual_function)
         continue;  // one per NIC
       out.push_back(endpoint_link(e, *d, *f));
+      if (!d->path_unproven.empty()) out.push_back(unproven_path(*d));
       for (int b : e.topology.bridge_chain(d->node)) {
         if (!uplinks.count(b)) order.push_back(b);
         std::string& s = uplinks[b];

@@ -45,6 +45,10 @@ std::string fix_for(const GdrPrediction& p) {
       return "remove NCCL_NET_GDR_READ=0 unless sends must be staged on purpose";
     case GdrCause::ReadRule:
       return "NCCL_NET_GDR_READ=1 lets the NIC read GPU memory without an NVLink peer (measure before keeping it)";
+    case GdrCause::PathUnknown:
+      // The evidence is incomplete, not the hardware: moving cards would not help.
+      return "read the node as root, or capture the root again with every /sys/bus/pci/devices/*/config; "
+             "`lspci -tv` on the node shows the real tree";
   }
   return "see the other findings for this GPU";
 }
@@ -73,6 +77,8 @@ std::string cause_words(const GdrPrediction& p) {
       return "the send side needs an NVLink peer on this GPU and NCCL";
     case GdrCause::NvlinkUnknown:
       return "NVLink is not known";
+    case GdrCause::PathUnknown:
+      return "a PCIe path is not proven by the files read (" + printable(p.unknown_path) + ")";
   }
   return "";
 }

@@ -2,10 +2,13 @@
 // (PIX/PXB keep GPUDirect RDMA on by default; PHB, NODE and SYS make NCCL
 // stage through host memory), rail alignment, and flattened virtual-machine
 // trees where NCCL cannot see the physical switches.
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "checks/node_evidence.h"
+#include "host/text_format.h"
+#include "topology/path_evidence.h"
 
 namespace gdrcheck {
 namespace {
@@ -29,6 +32,25 @@ std::string nccl_path_why(const NodeEvidence& e, const Endpoint& gpu, const Endp
   return e.paths.nccl_at(gpu.id, nic.id).why;
 }
 
+// Why the GPU's path to the NICs NCCL may use (or through its PXN peer) is
+// not proven; empty when every one is. A path that is not switch-local is
+// judged only when no NIC could be closer, so then every NIC counts.
+std::string unproven_of(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction& p) {
+  std::vector<std::string> whys;
+  auto add = [&](const Endpoint& a, const std::string& b_id) {
+    const Endpoint* b = e.topology.find(b_id);
+    std::string why = b ? unproven_path_between(a, *b) : a.path_unproven;
+    if (!why.empty() && std::find(whys.begin(), whys.end(), why) == whys.end()) whys.push_back(why);
+  };
+  for (const auto& n : p.nics) add(gpu, n);
+  if (!direct_class(nccl_path_name(p.path)))
+    for (const Endpoint* n : e.topology.with_role(DeviceRole::Nic))
+      if (n->rdma_device) add(gpu, n->id);
+  if (const Endpoint* peer = e.topology.find(p.pxn_peer))
+    for (const auto& n : p.nics) add(*peer, n);
+  return join(whys, "; ");
+}
+
 Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction& p) {
   const Endpoint* nic = e.topology.find(p.nics.front());
   const PathCell& smi = e.paths.smi_at(gpu.id, nic->id);
@@ -42,6 +64,12 @@ Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction
     ev.push_back("NICs NCCL may use for " + gpu.id + ": " + all);
   }
   std::string head = gpu.id + " → " + nic->name + ": " + smi.code + (smi.code == nccl ? "" : " (NCCL " + nccl + ")");
+  if (std::string why = unproven_of(e, gpu, p); !why.empty()) {
+    ev[0] = why;  // the class lines would only repeat it
+    ev.erase(ev.begin() + 1);
+    return problem("path", pair, Status::Unknown, head + ": PCIe path not proven by the files read", ev,
+                   unproven_path_fix());
+  }
   if (p.path == NcclPath::Unknown || smi.code == "?")
     return problem("path", pair, Status::Unknown, head + ": path class could not be determined", ev,
                    "capture the host with numa_node and local_cpus files (or fix NUMA reporting in the BIOS)");
@@ -60,8 +88,15 @@ Finding gpu_path(const NodeEvidence& e, const Endpoint& gpu, const GdrPrediction
 // Several GPUs funnelled into one NIC while another NIC serves none.
 std::optional<Finding> rail_alignment(const NodeEvidence& e) {
   std::map<std::string, std::vector<std::string>> users;
-  for (const auto& p : e.predictions)
-    if (!p.nics.empty()) users[p.nics.front()].push_back(p.gpu);
+  std::vector<std::string> undecided;
+  for (const auto& p : e.predictions) {
+    if (p.nics.empty()) continue;
+    const Endpoint* gpu = e.topology.find(p.gpu);
+    if (p.path == NcclPath::Unknown || (gpu && !unproven_of(e, *gpu, p).empty()))
+      undecided.push_back(p.gpu);
+    else
+      users[p.nics.front()].push_back(p.gpu);
+  }
   std::vector<std::string> idle;
   for (const Endpoint* n : e.topology.with_role(DeviceRole::Nic))
     if (n->rdma_device && !users.count(n->id)) idle.push_back(n->name);
@@ -73,7 +108,12 @@ std::optional<Finding> rail_alignment(const NodeEvidence& e) {
     ev.push_back(e.topology.find(nic)->name + " ← " + list);
     shared |= gpus.size() > 1;
   }
-  if (users.empty()) return std::nullopt;
+  if (users.empty() && undecided.empty()) return std::nullopt;
+  // A GPU whose NIC is undecided may use an idle NIC or share a busy one.
+  if (!undecided.empty())
+    return problem("path", "rails", Status::Unknown,
+                   "rail alignment undecided: the NIC of " + join(undecided) + " is not known", ev,
+                   "see the path findings of " + join(undecided));
   if (shared && !idle.empty()) {
     std::string list;
     for (const auto& n : idle) list += (list.empty() ? "" : ", ") + n;
@@ -90,9 +130,10 @@ std::optional<Finding> flattened_tree(const NodeEvidence& e) {
   if (e.topology.tree != TreeStyle::Ports || e.nccl_topology != "sysfs") return std::nullopt;
   auto gpus = e.topology.with_role(DeviceRole::Gpu), nics = e.topology.with_role(DeviceRole::Nic);
   if (gpus.empty() || nics.empty()) return std::nullopt;
+  // A device whose path is not proven may sit below a switch hwloc lost.
   for (const auto* group : {&gpus, &nics})
     for (const Endpoint* d : *group)
-      if (d->node < 0 || e.topology.bridge_chain(d->node).size() > 1) return std::nullopt;
+      if (d->node < 0 || !d->path_unproven.empty() || e.topology.bridge_chain(d->node).size() > 1) return std::nullopt;
   for (const Endpoint* g : gpus)
     for (const Endpoint* n : nics)
       if (direct_class(e.paths.nccl_at(g->id, n->id).code)) return std::nullopt;

@@ -12,6 +12,7 @@
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
 #include "report/json_text.h"
+#include "report/terminal_text.h"
 
 namespace gdrcheck {
 namespace {
@@ -40,7 +41,7 @@ int run_analyze(const AnalyzeOptions& o) {
     artifacts.push_back(analyze_file(f, forced, bandwidth));
     // Unreadable inputs are named on stderr too; the rest are still analysed.
     if (!artifacts.back().error.empty())
-      std::cerr << "gdrcheck analyze: " << f << ": " << artifacts.back().error << "\n";
+      std::cerr << "gdrcheck analyze: " << safe_line(f) << ": " << safe_line(artifacts.back().error) << "\n";
   }
   if (o.json)
     std::cout << json_text(analyze_json(artifacts, o.detail)) << "\n";

@@ -14,6 +14,8 @@
 #include "bench/nccl_environment.h"
 #include "bench/nccl_tests_locator.h"
 #include "bench/nccl_verdict.h"
+#include "bench/private_output_dir.h"
+#include "bench/program_trust.h"
 #include "bench/raw_output_file.h"
 #include "bench/rdma_bench.h"
 #include "checks/node_report.h"
@@ -23,10 +25,12 @@
 #include "cli/exit_codes.h"
 #include "cluster/hostlist.h"
 #include "host/host_state.h"
+#include "host/process.h"
 #include "host/root.h"
 #include "report/bench_json.h"
 #include "report/bench_text.h"
 #include "report/json_text.h"
+#include "report/terminal_text.h"
 #include "topology/input_error.h"
 #include "topology/topology_loader.h"
 
@@ -160,20 +164,52 @@ std::vector<std::string> engine_argv(const BenchCliOptions& o, const std::string
   return a;
 }
 
-NcclRunResult missing_binary(const std::string& label, bool off, const LocatedBinary& where, const std::string& test) {
+// The private directory every output of this run goes to, inside
+// --output-dir. The directory (and every one above it) must be one no other
+// user can rename entries in: otherwise the private directory itself could
+// be swapped for a link between its creation and a child's open.
+std::string private_output_dir(const BenchCliOptions& o) {
+  std::string base = o.output_dir.empty() ? "." : o.output_dir;
+  if (std::string problem = directory_trust_problem_at(base, ::getuid()); !problem.empty())
+    throw CLI::ValidationError("--output-dir", problem + "; use a directory owned by root or by you (e.g. /var/tmp)");
+  std::string stem = raw_output_name("", this_host(), std::chrono::system_clock::now(), ::getpid(), "");
+  stem = stem.substr(2, stem.size() - 6);  // without "./" and ".log"
+  return make_private_output_dir(base, stem);
+}
+
+// perftest from PATH (or the path given), checked like an nccl-tests binary;
+// `problem` says why it must not run.
+std::string perftest_program(const std::string& name, std::string& problem) {
+  std::string found = find_in_path(name);
+  if (found.empty()) return name;  // the run says it was not found
+  problem = program_trust_problem_at(found, ::geteuid(), ::getuid(),
+                                     "chown root / chmod go-w, or pass --perftest PATH with a trusted build");
+  return found;
+}
+
+NcclRunResult not_run(const std::string& label, bool off, const std::string& why) {
   NcclRunResult r;
   r.label = label;
   r.gdr_off = off;
   r.end = "not started";
-  std::string searched;
-  for (std::size_t i = 0; i < where.searched.size() && i < 6; ++i) searched += (i ? ", " : "") + where.searched[i];
-  if (where.searched.size() > 6) searched += ", ...";
-  r.could_not_run = test + " not found (searched " + searched + ")";
+  r.could_not_run = why;
   return r;
 }
 
+NcclRunResult missing_binary(const std::string& label, bool off, const LocatedBinary& where, const std::string& test) {
+  std::string searched;
+  for (std::size_t i = 0; i < where.searched.size() && i < 6; ++i) searched += (i ? ", " : "") + where.searched[i];
+  if (where.searched.size() > 6) searched += ", ...";
+  return not_run(label, off, test + " not found (searched " + searched + ")");
+}
+
+struct NcclArmFiles {
+  std::string dir;      // private_output_dir()
+  std::string refused;  // why the binary found must not run ("" = it may)
+};
+
 std::vector<NcclRunResult> nccl_arm(const BenchCliOptions& o, const LaunchPlan& base, const LocatedBinary& binary,
-                                    bool off, int nodes, std::vector<std::string>& notes) {
+                                    const NcclArmFiles& files, bool off, int nodes, std::vector<std::string>& notes) {
   std::vector<NcclRunResult> runs;
   NcclEnvironmentRequest req{nccl_variables(process_environment()), nodes, off};
   NcclRunEnvironment env = nccl_run_environment(req);
@@ -186,6 +222,10 @@ std::vector<NcclRunResult> nccl_arm(const BenchCliOptions& o, const LaunchPlan& 
       runs.push_back(missing_binary(label, off, binary, o.test));
       continue;
     }
+    if (!files.refused.empty()) {
+      runs.push_back(not_run(label, off, files.refused));
+      continue;
+    }
     NcclRunSpec spec;
     spec.label = label;
     spec.gdr_off = off;
@@ -193,9 +233,10 @@ std::vector<NcclRunResult> nccl_arm(const BenchCliOptions& o, const LaunchPlan& 
     spec.env_unset = env.unset;
     spec.timeout = std::chrono::seconds(o.timeout);
     spec.raw_output =
-        fresh_raw_output_path(o.output_dir, this_host(), std::chrono::system_clock::now(), ::getpid(), label);
+        fresh_raw_output_path(files.dir, this_host(), std::chrono::system_clock::now(), ::getpid(), label);
     runs.push_back(run_nccl_test(spec));
-    std::cerr << "gdrcheck bench: " << label << ": " << runs.back().end << " — " << runs.back().raw_output << "\n";
+    std::cerr << "gdrcheck bench: " << safe_line(label) << ": " << safe_line(runs.back().end) << " — "
+              << safe_line(runs.back().raw_output) << "\n";
   }
   return runs;
 }
@@ -225,9 +266,12 @@ int run_bench_nccl(const BenchCliOptions& o) {
                                               : Algorithm::Unknown;
     LocatedBinary bin = locate_nccl_test(o.test, o.nccl_tests_dir, env_or("PATH", ""));
     rep.binary = bin.path;
-    rep.gdr_on = nccl_arm(o, plan, bin, false, rep.nodes, rep.env_notes);
+    NcclArmFiles files{private_output_dir(o), ""};
+    if (!bin.path.empty())
+      files.refused = program_trust_problem_at(bin.path, ::geteuid(), ::getuid(), kNcclTestsTrustFix);
+    rep.gdr_on = nccl_arm(o, plan, bin, files, false, rep.nodes, rep.env_notes);
     std::vector<std::string> ignored;
-    if (o.ab) rep.gdr_off = nccl_arm(o, plan, bin, true, rep.nodes, ignored);
+    if (o.ab) rep.gdr_off = nccl_arm(o, plan, bin, files, true, rep.nodes, ignored);
     judge_nccl_bench(rep);
     if (o.json)
       std::cout << json_text(nccl_bench_json(rep)) << "\n";
@@ -241,14 +285,14 @@ int run_bench_rdma(const BenchCliOptions& o) {
   return run_reporting_errors("bench", [&]() -> int {
     NodeFactsResult node = node_facts(o.root);
     RdmaRunOptions ro;
-    ro.perftest.program = o.perftest;
+    ro.perftest.program = perftest_program(o.perftest, ro.program_problem);
     ro.perftest.seconds = o.duration;
     ro.perftest.size = o.size;
     ro.perftest.qps = o.qps;
     ro.launch = launch_plan(o, 1);
     ro.repeat = o.repeat;
     ro.timeout = std::chrono::seconds(o.timeout);
-    ro.output_dir = o.output_dir;
+    ro.output_dir = private_output_dir(o);
     ro.host = this_host();
     NodeNicFacts facts = node.facts ? *node.facts : NodeNicFacts{};
     if (facts.host.empty()) facts.host = ro.host;
@@ -274,7 +318,9 @@ void shared_options(CLI::App* cmd, BenchCliOptions& o) {
   cmd->add_option("--launcher-arg", o.launcher_args, "extra launcher argument, verbatim; repeatable");
   cmd->add_option("--repeat", o.repeat, "runs per measurement; the median is judged")->check(CLI::Range(1, 100));
   cmd->add_option("--timeout", o.timeout, "seconds before a run counts as hung (UNKNOWN)")->check(CLI::Range(1, 86400));
-  cmd->add_option("--output-dir", o.output_dir, "where raw outputs are written (never overwritten)");
+  cmd->add_option("--output-dir", o.output_dir,
+                  "raw outputs go to a new private directory (mode 0700) created in this one; it must not be "
+                  "writable by other users without the sticky bit (default: the current directory)");
   cmd->add_option("--root", o.root, "read NICs and GPU-NIC pairs from this recorded root (default: this machine)");
   cmd->add_option("--nic-rate", o.nic_rate, "port rate in Gb/s of the NICs the run uses (hosts without a report)");
   cmd->add_option("--nics", o.nics, "NICs per node, with --nic-rate");
@@ -294,14 +340,17 @@ CommandRun add_bench_command(CLI::App& app) {
   CLI::App* nccl = bench->add_subcommand("nccl", "nccl-tests with NCCL debug on: GDRDMA proof, busbw vs expected");
   shared_options(nccl, *o);
   nccl->add_option("--test", o->test, "nccl-tests binary name (default all_reduce_perf)");
-  nccl->add_option("--nccl-tests", o->nccl_tests_dir, "directory with the nccl-tests binaries (or its build/)");
+  nccl->add_option("--nccl-tests", o->nccl_tests_dir,
+                   "directory with the nccl-tests binaries (or its build/); default: PATH only. As root, a binary "
+                   "others can replace (its file or a directory above it) is refused");
   nccl->add_option("--gpus-per-node", o->gpus_per_node, "ranks per node (default: GPUs `node` finds here)");
   nccl->add_option("--test-arg", o->test_args, "replace the test arguments (-b 8 -e 8G -f 2 -g 1); repeatable");
   nccl->add_option("--node-type", o->node_type, "node type for fixed figures in the site file");
   nccl->add_flag("--ab", o->ab, "also run with GDR off (NCCL_NET_GDR_LEVEL=LOC) and report the gain");
   CLI::App* rdma = bench->add_subcommand("rdma", "ib_write_bw per GPU-NIC pair with GPU memory, vs port rate");
   shared_options(rdma, *o);
-  rdma->add_option("--perftest", o->perftest, "ib_write_bw program (default: from PATH)");
+  rdma->add_option("--perftest", o->perftest,
+                   "ib_write_bw program (default: from PATH); as root, refused when others can replace it");
   rdma->add_option("--duration", o->duration, "seconds per ib_write_bw run (-D)");
   rdma->add_option("--size", o->size, "message size in bytes (-s)");
   rdma->add_option("--qps", o->qps, "queue pairs (-q)");

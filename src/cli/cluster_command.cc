@@ -21,6 +21,7 @@
 #include "report/cluster_json.h"
 #include "report/cluster_text.h"
 #include "report/json_text.h"
+#include "report/terminal_text.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -46,11 +47,14 @@ Gathered gather(const ClusterCliOptions& o, const LauncherCli& l) {
   return {run_on_hosts(launch_options(l, o.remote_gdrcheck)), {}};
 }
 
-void save(const std::string& dir, const std::vector<NodeOutcome>& outcomes) {
+// False when something could not be kept: the run then cannot end OK.
+bool save(const std::string& dir, const std::vector<NodeOutcome>& outcomes) {
   SaveResult saved = save_raw_outputs(dir, outcomes);
-  for (const auto& p : saved.problems) std::cerr << "gdrcheck cluster: --save: " << p << "\n";
-  std::cerr << "gdrcheck cluster: saved " << saved.written.size() << " raw report"
-            << (saved.written.size() == 1 ? "" : "s") << " in " << dir << "\n";
+  for (const auto& p : saved.problems) std::cerr << "gdrcheck cluster: --save: " << safe_line(p) << "\n";
+  if (!saved.written.empty() || saved.problems.empty())
+    std::cerr << "gdrcheck cluster: saved " << saved.written.size() << " raw report"
+              << (saved.written.size() == 1 ? "" : "s") << " in " << safe_line(dir) << "\n";
+  return saved.problems.empty();
 }
 
 bool drain_nodes(const std::vector<Argv>& commands) {
@@ -59,8 +63,9 @@ bool drain_nodes(const std::vector<Argv>& commands) {
   for (std::size_t i = 0; i < results.size(); ++i)
     if (!results[i].succeeded()) {
       all = false;
-      std::cerr << "gdrcheck cluster: " << shell_line(commands[i]) << ": " << results[i].describe()
-                << (results[i].err.empty() ? "" : ": " + results[i].err) << "\n";
+      std::cerr << "gdrcheck cluster: " << safe_line(shell_line(commands[i])) << ": "
+                << safe_line(results[i].describe()) << (results[i].err.empty() ? "" : ": " + safe_line(results[i].err))
+                << "\n";
     }
   return all;
 }
@@ -68,7 +73,8 @@ bool drain_nodes(const std::vector<Argv>& commands) {
 int run_cluster(const ClusterCliOptions& o, const LauncherCli& l) {
   std::optional<FailedNodeThreshold> threshold;
   if (!o.threshold.empty() && !(threshold = parse_threshold(o.threshold))) {
-    std::cerr << "gdrcheck cluster: --threshold '" << o.threshold << "' is not a node count (3) or a percentage (5%)\n";
+    std::cerr << "gdrcheck cluster: --threshold '" << safe_line(o.threshold)
+              << "' is not a node count (3) or a percentage (5%)\n";
     return kExitUsage;
   }
   if ((o.from.empty() ? 0 : 1) + l.launchers() != 1) {
@@ -78,14 +84,16 @@ int run_cluster(const ClusterCliOptions& o, const LauncherCli& l) {
   }
   try {
     ClusterOptions options;
-    options.host_from_report = !o.from.empty();
     if (!o.manifest.empty()) options.manifest = load_manifest_file(o.manifest);
     Gathered g = gather(o, l);
-    if (!o.save.empty()) save(o.save, g.outcomes);
+    bool saved = o.save.empty() || save(o.save, g.outcomes);
     options.sources = std::move(g.sources);
     ClusterModel m = build_cluster_model(g.outcomes, options);
     Status verdict = cluster_verdict(m, threshold);
-    std::vector<Argv> drain = drain_commands(m, o.scontrol);
+    DrainPlan plan = drain_plan(m, o.scontrol);
+    // A CRITICAL node that cannot be drained safely is for a person to see.
+    m.notes.insert(m.notes.end(), plan.refused.begin(), plan.refused.end());
+    const std::vector<Argv>& drain = plan.commands;
     bool drained = o.drain && !drain.empty() && drain_nodes(drain);
     if (o.json) {
       std::optional<std::string> t = o.threshold.empty() ? std::nullopt : std::optional<std::string>(o.threshold);
@@ -93,15 +101,17 @@ int run_cluster(const ClusterCliOptions& o, const LauncherCli& l) {
     } else {
       std::cout << render_cluster_text(m, {o.verbose, verdict, drain, drained});
     }
-    return exit_code(verdict);
+    int code = exit_code(verdict);
+    // Reports the operator asked to keep and that were not kept: not OK.
+    return !saved && code == kExitOk ? kExitUnknown : code;
   } catch (const InputError& e) {
-    std::cerr << "gdrcheck cluster: " << e.what() << "\n";
+    std::cerr << "gdrcheck cluster: " << safe_line(e.what()) << "\n";
     return kExitUnknown;
   } catch (const std::invalid_argument& e) {  // launcher options that cannot be run
-    std::cerr << "gdrcheck cluster: " << e.what() << "\n";
+    std::cerr << "gdrcheck cluster: " << safe_line(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::runtime_error& e) {  // e.g. the Slurm output directory
-    std::cerr << "gdrcheck cluster: " << e.what() << "\n";
+    std::cerr << "gdrcheck cluster: " << safe_line(e.what()) << "\n";
     return kExitUnknown;
   }
 }
@@ -115,7 +125,9 @@ CommandRun add_cluster_command(CLI::App& app) {
       "cluster",
       "run the node check on every node (Slurm, pdsh, ssh) or read collected reports; the cluster as a whole");
   cmd->add_option("--from", o->from, "read node reports (gdrcheck node --json output, *.json) from this directory");
-  cmd->add_option("--save", o->save, "keep every raw report in this directory (created; files are never replaced)");
+  cmd->add_option(
+      "--save", o->save,
+      "keep every raw report in this directory (created 0750; files 0640, never replaced; links are not followed)");
   cmd->add_option("--manifest", o->manifest, "the site's expected node (gdrcheck.manifest/1), applied to every node");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.cluster/1)");
   cmd->add_option("--threshold", o->threshold,

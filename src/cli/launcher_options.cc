@@ -65,13 +65,7 @@ std::vector<std::string> ssh_hosts(const LauncherCli& c) {
       throw std::invalid_argument("--ssh '" + list + "': " + e.what());
     }
   }
-  if (!c.hostfile.empty()) {
-    try {
-      add(parse_hostfile(read_user_file(c.hostfile, 16u << 20, "host file")));
-    } catch (const std::invalid_argument& e) {
-      throw InputError(c.hostfile, e.what());
-    }
-  }
+  if (!c.hostfile.empty()) add(read_hostfile(c.hostfile));
   return hosts;
 }
 

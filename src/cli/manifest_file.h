@@ -8,8 +8,8 @@
 
 namespace gdrcheck {
 
-// Throws InputError naming `path` when it cannot be read, is not JSON, or
-// is not a valid manifest.
+// Throws InputError naming `path` when it cannot be read, is not JSON
+// (or is too deep, or repeats a key), or is not a valid manifest.
 nlohmann::json load_manifest_file(const std::string& path);
 
 }  // namespace gdrcheck

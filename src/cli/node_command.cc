@@ -20,6 +20,7 @@
 #include "report/json_text.h"
 #include "report/node_json.h"
 #include "report/node_text.h"
+#include "report/terminal_text.h"
 #include "topology/input_error.h"
 #include "topology/topology_loader.h"
 
@@ -98,7 +99,7 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     NodeReport r = build_node_report(std::move(t), h, no);
     if (!o.write_manifest.empty()) {
       write_new_file(o.write_manifest, json_text(make_manifest(r, h)) + "\n");
-      std::cerr << "gdrcheck node: wrote manifest " << o.write_manifest << "\n";
+      std::cerr << "gdrcheck node: wrote manifest " << safe_line(o.write_manifest) << "\n";
     }
     if (o.json)
       std::cout << json_text(node_json(r, h)) << "\n";

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "cluster/node_manifest.h"
+#include "cluster/node_name.h"
 
 namespace gdrcheck {
 namespace {
@@ -42,24 +45,74 @@ ClusterNode unanswered(const NodeOutcome& o, NodeOutcome::How how, std::string r
   return n;
 }
 
+// At most `size` bytes, backing off to the start of a UTF-8 character.
+std::string cut(const std::string& text, std::size_t size) {
+  if (text.size() <= size) return text;
+  while (size > 0 && (static_cast<unsigned char>(text[size]) & 0xC0) == 0x80) --size;
+  return text.substr(0, size) + "...";
+}
+
+// What the model keeps of a finding: its texts bounded, so every node's
+// share of memory stays small whatever its report held.
+ReportFinding kept(const ReportFinding& f) {
+  return {f.check, cut(f.subject, kMaxFindingTextBytes), cut(f.summary, kMaxFindingTextBytes),
+          cut(f.fix, kMaxFindingTextBytes), f.status};
+}
+
 void add_findings(ClusterNode& n, const std::vector<ReportFinding>& findings) {
   for (const auto& f : findings) {
     auto [it, fresh] = n.checks.emplace(f.check, f.status);
     if (!fresh) it->second = worse(it->second, f.status);
-    if (f.status != Status::Ok) n.problems.push_back(f);
+    if (f.status != Status::Ok && n.problems.size() < kMaxFindingsPerReport) n.problems.push_back(kept(f));
   }
+}
+
+// A check id is a column of the cluster table: a short word.
+bool check_id(const std::string& id) {
+  return !id.empty() && id.size() <= kMaxCheckIdBytes && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '.';
+  });
+}
+
+// "" when the report stays within what one report may bring; else why not.
+std::string over_caps(const NodeReportFacts& r) {
+  if (r.findings.size() > kMaxFindingsPerReport)
+    return std::to_string(r.findings.size()) + " findings, more than a node report holds (" +
+           std::to_string(kMaxFindingsPerReport) + ")";
+  std::unordered_set<std::string_view> ids;
+  for (const auto& f : r.findings) {
+    if (!check_id(f.check))
+      return "\"" + visible_name(f.check) + "\" is not a check id (at most " + std::to_string(kMaxCheckIdBytes) +
+             " letters, digits, '_', '-', '.')";
+    if (ids.insert(f.check).second && ids.size() > kMaxChecksPerReport)
+      return "more than " + std::to_string(kMaxChecksPerReport) + " different checks";
+  }
+  return "";
 }
 
 // One outcome to one node: what the launcher said, or what the report says.
 ClusterNode understand(const NodeOutcome& o, const std::string& source, const ClusterOptions& opt) {
   if (o.how != NodeOutcome::How::Report) return unanswered(o, o.how, o.reason);
+  std::string where = source.empty() ? "" : source + ": ";
   NodeReportRead read = read_node_report(o.raw);
-  if (!read.facts)
-    return unanswered(o, NodeOutcome::How::NotAReport,
-                      (source.empty() ? "" : source + ": ") + "not a valid report: " + read.problem);
+  if (!read.facts) return unanswered(o, NodeOutcome::How::NotAReport, where + "not a valid report: " + read.problem);
   const NodeReportFacts& r = *read.facts;
+  // The report's "host" is a claim. A file under --from that names another
+  // node (copied, misnamed, planted) cannot be told apart from a planted
+  // one: it is not judged as this node. A launcher's output came over the
+  // connection to the addressed node (by IP or alias, often): judged, but
+  // not drained (ClusterNode::claimed_host).
+  bool from_file = !source.empty();
+  if (from_file && !same_host(r.host, o.host))
+    return unanswered(
+        o, NodeOutcome::How::WrongHost,
+        where + "report claims host '" + visible_name(r.host) + "', was asked of '" + visible_name(o.host) + "'");
+  if (std::string why = over_caps(r); !why.empty())
+    return unanswered(o, NodeOutcome::How::NotAReport, where + "not a valid report: " + why);
   ClusterNode n;
-  n.host = opt.host_from_report && !r.host.empty() ? r.host : o.host;
+  n.host = o.host;
+  if (!same_host(r.host, o.host)) n.claimed_host = r.host;
   n.exit_code = o.exit_code;
   n.status = r.status;
   add_findings(n, r.findings);
@@ -96,23 +149,47 @@ std::vector<ClusterNode> understand_all(const std::vector<NodeOutcome>& outcomes
   return nodes;
 }
 
+// The table's columns: the known checks any node has, in the node report's
+// order, then other ids in the order seen, at most kMaxCheckColumns. One
+// pass over every node's checks.
 std::vector<std::string> checks_seen(const std::vector<ClusterNode>& nodes) {
-  std::vector<std::string> out;
-  for (const auto& id : known_checks())
-    for (const auto& n : nodes)
-      if (n.checks.count(id)) {
-        out.push_back(id);
-        break;
-      }
+  std::unordered_set<std::string> seen;
   for (const auto& n : nodes)
-    for (const auto& c : n.checks)
-      if (std::find(out.begin(), out.end(), c.first) == out.end()) out.push_back(c.first);
+    for (const auto& c : n.checks) seen.insert(c.first);
+  std::vector<std::string> out;
+  std::unordered_set<std::string> known(known_checks().begin(), known_checks().end());
+  for (const auto& id : known_checks())
+    if (seen.count(id)) out.push_back(id);
+  std::unordered_set<std::string> added;
+  for (const auto& n : nodes)
+    for (const auto& c : n.checks) {
+      if (out.size() >= kMaxCheckColumns) return out;
+      if (!known.count(c.first) && added.insert(c.first).second) out.push_back(c.first);
+    }
+  return out;
+}
+
+// Each node's failing checks in column order (ids past the columns after
+// them, by name): sorting each node's few checks keeps this linear in the
+// findings, whatever the number of distinct ids in the cluster.
+std::vector<std::pair<const std::string*, Status>> failing_checks(
+    const ClusterNode& n, const std::unordered_map<std::string, std::size_t>& column) {
+  std::vector<std::pair<std::size_t, std::pair<const std::string*, Status>>> ranked;
+  for (const auto& [id, status] : n.checks) {
+    if (status == Status::Ok) continue;
+    auto it = column.find(id);
+    ranked.push_back({it == column.end() ? std::numeric_limits<std::size_t>::max() : it->second, {&id, status}});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<const std::string*, Status>> out;
+  for (const auto& r : ranked) out.push_back(r.second);
   return out;
 }
 
 std::vector<ClusterFailure> failures(const std::vector<ClusterNode>& nodes, const std::vector<std::string>& checks) {
   std::vector<ClusterFailure> out;
-  std::unordered_map<std::string, std::size_t> index;
+  std::unordered_map<std::string, std::size_t> index, column;
+  for (std::size_t i = 0; i < checks.size(); ++i) column.emplace(checks[i], i);
   auto add = [&](const std::string& what, Status s, const std::string& host) {
     auto [it, fresh] = index.emplace(what, out.size());
     if (fresh) out.push_back({what, s, {}});
@@ -125,8 +202,7 @@ std::vector<ClusterFailure> failures(const std::vector<ClusterNode>& nodes, cons
       add(how_name(n.how), Status::Unknown, n.host);
       continue;
     }
-    for (const auto& id : checks)
-      if (auto it = n.checks.find(id); it != n.checks.end() && it->second != Status::Ok) add(id, it->second, n.host);
+    for (const auto& [id, status] : failing_checks(n, column)) add(*id, status, n.host);
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const ClusterFailure& a, const ClusterFailure& b) { return a.hosts.size() > b.hosts.size(); });

@@ -21,10 +21,16 @@
 
 namespace gdrcheck {
 
+// What one report may bring into the cluster view. A node report holds a
+// few hundred findings of the eleven checks; the caps only stop a hostile
+// or broken report from costing memory and time for every other node.
+inline constexpr std::size_t kMaxFindingsPerReport = 10'000;
+inline constexpr std::size_t kMaxChecksPerReport = 32;  // distinct check ids
+inline constexpr std::size_t kMaxCheckIdBytes = 32;
+inline constexpr std::size_t kMaxFindingTextBytes = 1024;  // subject, summary, fix as kept
+inline constexpr std::size_t kMaxCheckColumns = 64;        // ClusterModel::checks
+
 struct ClusterOptions {
-  // `--from DIR`: name each node by its report's own "host" (a launcher
-  // names it as the user did).
-  bool host_from_report = false;
   std::optional<nlohmann::json> manifest;  // validated gdrcheck.manifest/1
   std::size_t threads = 0;                 // reports read at once; 0 = one per core
   // Where each outcome came from, by index (`--from`: the file), named in
@@ -33,9 +39,14 @@ struct ClusterOptions {
 };
 
 struct ClusterNode {
-  std::string host;
+  std::string host;                                 // as addressed (NodeOutcome::host), never the report's claim
   NodeOutcome::How how = NodeOutcome::How::Report;  // NotAReport when the report was refused
   std::string reason;                               // why there is no report
+  // The report's own "host" when it differs from the addressed name (a
+  // launcher reaching a node by IP or alias). The verdict stands, since the
+  // output came over the connection to that node, but nothing is drained
+  // under a name the report does not confirm.
+  std::string claimed_host;
   int exit_code = -1;
   Status status = Status::Unknown;
   std::size_t gpus = 0, gdr_gpus = 0;    // GPUs, and those with GDR predicted both ways
@@ -59,8 +70,10 @@ struct ClusterFailure {
 };
 
 struct ClusterModel {
-  std::vector<ClusterNode> nodes;   // in outcome order
-  std::vector<std::string> checks;  // check ids seen, in the node report's order
+  std::vector<ClusterNode> nodes;  // in outcome order
+  // Check ids seen, in the node report's order, then others in the order
+  // seen, at most kMaxCheckColumns.
+  std::vector<std::string> checks;
   std::size_t reported = 0, ready = 0;
   std::map<Status, std::size_t> by_status;
   std::vector<ClusterFailure> failures;  // most nodes first
@@ -69,6 +82,10 @@ struct ClusterModel {
   Status status = Status::Ok;      // worst over the nodes (OK with no nodes is UNKNOWN)
 };
 
+// Each node is named as it was addressed. A report whose own "host" is
+// not that node (cluster/node_name.h same_host) is WrongHost: UNKNOWN,
+// "report claims host X, was asked of Y". A report over the caps above is
+// NotAReport. Linear in the outcomes and their findings (n log n at most).
 ClusterModel build_cluster_model(const std::vector<NodeOutcome>& outcomes, const ClusterOptions& options);
 
 }  // namespace gdrcheck

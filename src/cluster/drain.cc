@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include <unordered_set>
+
+#include "cluster/node_name.h"
 
 namespace gdrcheck {
 namespace {
@@ -13,25 +16,58 @@ bool plain(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@%+=:,./_-").find(c) != std::string::npos;
 }
 
+bool control(char c) {
+  return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+}
+
+// The reason comes from a report: scontrol keeps it on one line and `sinfo
+// -R` prints it to terminals, so control bytes become spaces.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (control(c)) c = ' ';
+  return text;
+}
+
+// At most `size` bytes, backing off to the start of a UTF-8 character.
+std::string cut(const std::string& text, std::size_t size) {
+  if (text.size() <= size) return text;
+  while (size > 0 && (static_cast<unsigned char>(text[size]) & 0xC0) == 0x80) --size;
+  return text.substr(0, size);
+}
+
 }  // namespace
 
 std::string drain_reason(const ClusterNode& node) {
-  std::string reason = "gdrcheck: " + node.main_problem();
+  std::string reason = one_line("gdrcheck: " + node.main_problem());
   std::size_t more = node.problems.size() > 1 ? node.problems.size() - 1 : 0;
   std::string tail = more ? " (+" + std::to_string(more) + " more)" : "";
-  if (reason.size() + tail.size() > kMaxReason) reason = reason.substr(0, kMaxReason - tail.size() - 3) + "...";
-  // scontrol keeps the reason on one line.
-  for (char& c : reason)
-    if (c == '\n' || c == '\r') c = ' ';
+  if (reason.size() + tail.size() > kMaxReason) reason = cut(reason, kMaxReason - tail.size() - 3) + "...";
   return reason + tail;
 }
 
+DrainPlan drain_plan(const ClusterModel& model, const std::string& scontrol) {
+  DrainPlan plan;
+  std::unordered_set<std::string> planned;
+  for (const auto& n : model.nodes) {
+    if (n.status != Status::Critical) continue;
+    if (std::string why = plain_node_name_problem(n.host); !why.empty()) {
+      plan.refused.push_back(visible_name(n.host) + ": CRITICAL, not drained: " + why);
+      continue;
+    }
+    if (!n.claimed_host.empty()) {
+      plan.refused.push_back(visible_name(n.host) + ": CRITICAL, not drained: its report names host '" +
+                             visible_name(n.claimed_host) + "'; check which node it is and drain it by hand");
+      continue;
+    }
+    // A node counted twice (two reports, one name) is drained once.
+    if (!planned.insert(n.host).second) continue;
+    plan.commands.push_back({scontrol, "update", "NodeName=" + n.host, "State=DRAIN", "Reason=" + drain_reason(n)});
+  }
+  return plan;
+}
+
 std::vector<Argv> drain_commands(const ClusterModel& model, const std::string& scontrol) {
-  std::vector<Argv> out;
-  for (const auto& n : model.nodes)
-    if (n.status == Status::Critical)
-      out.push_back({scontrol, "update", "NodeName=" + n.host, "State=DRAIN", "Reason=" + drain_reason(n)});
-  return out;
+  return drain_plan(model, scontrol).commands;
 }
 
 std::string shell_word(const std::string& word) {

@@ -1,6 +1,7 @@
 #include "cluster/fingerprint.h"
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -97,6 +98,19 @@ std::string iommu_state(const NodeReportFacts& r) {
   return "unknown";
 }
 
+// Values are compared and printed for every node that differs: a longer
+// value (a hostile kernel string, thousands of firmware versions) is cut,
+// keeping its size and a hash so different values still differ.
+std::string bounded(std::string value) {
+  if (value.size() <= kMaxFingerprintValue) return value;
+  char tail[64];
+  std::snprintf(tail, sizeof tail, "... (%zu bytes, hash %016zx)", value.size(), std::hash<std::string>{}(value));
+  std::size_t size = kMaxFingerprintValue;
+  while (size > 0 && (static_cast<unsigned char>(value[size]) & 0xC0) == 0x80) --size;
+  value.resize(size);
+  return value + tail;
+}
+
 }  // namespace
 
 const std::vector<std::string>& fingerprint_aspects() {
@@ -108,18 +122,20 @@ const std::vector<std::string>& fingerprint_aspects() {
 
 Fingerprint fingerprint(const NodeReportFacts& r) {
   const auto& a = fingerprint_aspects();
-  return {{a[0], models(r.inventory, "gpus", r.gpu_models)},
-          {a[1], models(r.inventory, "nics", r.nic_models)},
-          {a[2], port_rates(r)},
-          {a[3], port_states(r)},
-          {a[4], pair_classes(r)},
-          {a[5], r.driver.value_or("unknown")},
-          {a[6], joined(std::set<std::string>(r.firmware.begin(), r.firmware.end()), "none")},
-          {a[7], r.kernel.value_or("unknown")},
-          {a[8], r.peer_memory.value_or("unknown")},
-          {a[9], nccl_settings(r)},
-          {a[10], acs_state(r)},
-          {a[11], iommu_state(r)}};
+  Fingerprint f = {{a[0], models(r.inventory, "gpus", r.gpu_models)},
+                   {a[1], models(r.inventory, "nics", r.nic_models)},
+                   {a[2], port_rates(r)},
+                   {a[3], port_states(r)},
+                   {a[4], pair_classes(r)},
+                   {a[5], r.driver.value_or("unknown")},
+                   {a[6], joined(std::set<std::string>(r.firmware.begin(), r.firmware.end()), "none")},
+                   {a[7], r.kernel.value_or("unknown")},
+                   {a[8], r.peer_memory.value_or("unknown")},
+                   {a[9], nccl_settings(r)},
+                   {a[10], acs_state(r)},
+                   {a[11], iommu_state(r)}};
+  for (auto& aspect : f) aspect.second = bounded(std::move(aspect.second));
+  return f;
 }
 
 }  // namespace gdrcheck

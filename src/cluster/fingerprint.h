@@ -5,6 +5,7 @@
 // differ from the majority in one of them are the outliers.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,9 @@ namespace gdrcheck {
 // (aspect, value) in a fixed order; every aspect is always present, "unknown"
 // when the report does not tell.
 using Fingerprint = std::vector<std::pair<std::string, std::string>>;
+
+// A value longer than this is cut to it and ends "... (N bytes, hash H)".
+inline constexpr std::size_t kMaxFingerprintValue = 512;
 
 Fingerprint fingerprint(const NodeReportFacts& report);
 

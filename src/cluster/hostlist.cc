@@ -1,18 +1,24 @@
 #include "cluster/hostlist.h"
 
+#include "cluster/node_name.h"
+
+#include <algorithm>
 #include <cstddef>
-#include <set>
 #include <stdexcept>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kMaxHosts = 1'000'000;
+// DNS names are at most 253 bytes: a longer "host" is not one, and this
+// bounds what the cap of hosts can cost.
+constexpr std::size_t kMaxNameBytes = 255;
 
 [[noreturn]] void bad_list(const std::string& list, const std::string& why) {
-  throw std::invalid_argument("host list '" + list + "': " + why);
+  throw std::invalid_argument("host list '" + visible_name(list) + "': " + why);
 }
 
 bool all_digits(std::string_view s) {
@@ -29,9 +35,24 @@ std::string padded(unsigned long value, std::size_t width) {
   return digits;
 }
 
-// "01-04,07" -> 01 02 03 04 07
-std::vector<std::string> expand_ranges(const std::string& list, const std::string& ranges) {
-  std::vector<std::string> values;
+// Saturating: a count past the cap stays past it, never wraps.
+std::size_t capped_product(std::size_t a, std::size_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > (kMaxHosts + 1) / b ? kMaxHosts + 1 : std::min(a * b, kMaxHosts + 1);
+}
+
+std::size_t capped_sum(std::size_t a, std::size_t b) {
+  return std::min(a + b, kMaxHosts + 1);  // both are at most kMaxHosts + 1
+}
+
+struct Range {
+  unsigned long first = 0, last = 0;
+  std::size_t width = 0;  // of the first bound: zero padding is kept
+};
+
+// "01-04,07" -> 01..04 and 07
+std::vector<Range> parse_ranges(const std::string& list, const std::string& ranges) {
+  std::vector<Range> out;
   std::size_t start = 0;
   while (start <= ranges.size()) {
     std::size_t comma = ranges.find(',', start);
@@ -44,32 +65,66 @@ std::vector<std::string> expand_ranges(const std::string& list, const std::strin
     unsigned long first = std::stoul(lo), last = std::stoul(hi);
     if (last < first) bad_list(list, "reversed range '" + part + "'");
     if (last - first >= kMaxHosts) bad_list(list, "range '" + part + "' is too large");
-    for (unsigned long v = first; v <= last; ++v) values.push_back(padded(v, lo.size()));
+    out.push_back({first, last, lo.size()});
     start = comma + 1;
   }
-  return values;
+  return out;
 }
 
-// One item, possibly with several bracket groups: the product of them.
-std::vector<std::string> expand_item(const std::string& list, const std::string& item) {
-  std::vector<std::string> names = {""};
+// One item's bracket groups, in order, each a list of ranges, with the
+// plain text before each group and after the last.
+struct Item {
+  std::vector<std::string> texts;  // groups.size() + 1 pieces
+  std::vector<std::vector<Range>> groups;
+};
+
+Item parse_item(const std::string& list, const std::string& item) {
+  Item out;
   std::size_t pos = 0;
-  while (pos < item.size()) {
+  while (true) {
     std::size_t open = item.find('[', pos);
-    std::string text = item.substr(pos, open == std::string::npos ? std::string::npos : open - pos);
-    for (auto& name : names) name += text;
-    if (open == std::string::npos) break;
+    out.texts.push_back(item.substr(pos, open == std::string::npos ? std::string::npos : open - pos));
+    if (open == std::string::npos) return out;
     std::size_t close = item.find(']', open);
     if (close == std::string::npos) bad_list(list, "'[' without ']'");
-    std::vector<std::string> values = expand_ranges(list, item.substr(open + 1, close - open - 1));
-    if (names.size() * values.size() > kMaxHosts) bad_list(list, "more than 1000000 hosts");
-    std::vector<std::string> product;
-    product.reserve(names.size() * values.size());
-    for (const auto& name : names) {
-      for (const auto& value : values) product.push_back(name + value);
-    }
-    names = std::move(product);
+    out.groups.push_back(parse_ranges(list, item.substr(open + 1, close - open - 1)));
     pos = close + 1;
+  }
+}
+
+// How many names the item makes, counted before any is made.
+std::size_t count_names(const Item& item) {
+  std::size_t names = 1;
+  for (const auto& group : item.groups) {
+    std::size_t values = 0;
+    for (const auto& r : group) values = capped_sum(values, r.last - r.first + 1);
+    names = capped_product(names, values);
+  }
+  return names;
+}
+
+// The longest name the item makes, also counted before any is made.
+std::size_t longest_name(const Item& item) {
+  std::size_t bytes = 0;
+  for (const auto& t : item.texts) bytes += t.size();
+  for (const auto& group : item.groups) {
+    std::size_t widest = 0;
+    for (const auto& r : group) widest = std::max({widest, r.width, std::to_string(r.last).size()});
+    bytes += widest;
+  }
+  return bytes;
+}
+
+// The product of the item's groups, in order.
+std::vector<std::string> expand_item(const Item& item) {
+  std::vector<std::string> names = {item.texts[0]};
+  for (std::size_t g = 0; g < item.groups.size(); ++g) {
+    std::vector<std::string> product;
+    for (const auto& name : names)
+      for (const auto& r : item.groups[g])
+        for (unsigned long v = r.first; v <= r.last; ++v)
+          product.push_back(name + padded(v, r.width) + item.texts[g + 1]);
+    names = std::move(product);
   }
   return names;
 }
@@ -96,16 +151,44 @@ std::vector<std::string> split_hostlist(const std::string& list) {
   return items;
 }
 
-std::vector<std::string> expand_hostlist(const std::string& list) {
-  std::vector<std::string> hosts;
-  std::set<std::string> seen;
-  for (const auto& item : split_hostlist(list)) {
-    if (item.empty()) continue;
-    for (auto& host : expand_item(list, item)) {
-      if (seen.insert(host).second) hosts.push_back(std::move(host));
-      if (hosts.size() > kMaxHosts) bad_list(list, "more than 1000000 hosts");
-    }
+namespace {
+
+// Every item parsed and counted: a short list such as
+// "a[0-999999]b[0-999999]" names 10^12 hosts and must be refused before a
+// single one is made.
+std::vector<Item> counted_items(const std::string& list, std::size_t& total) {
+  std::vector<Item> items;
+  total = 0;
+  for (const auto& text : split_hostlist(list)) {
+    if (text.empty()) continue;
+    // Every name starts with the item's first text: a leading '-' would
+    // reach ssh or pdsh as an option ("-oProxyCommand=...").
+    if (text.front() == '-')
+      bad_list(list, "'" + visible_name(text.substr(0, 40)) + "' starts with '-'; not a host name");
+    items.push_back(parse_item(list, text));
+    if (longest_name(items.back()) > kMaxNameBytes) bad_list(list, "a host name longer than 255 bytes");
+    total = capped_sum(total, count_names(items.back()));
   }
+  return items;
+}
+
+}  // namespace
+
+std::size_t count_hostlist(const std::string& list) {
+  std::size_t total = 0;
+  counted_items(list, total);
+  return total;
+}
+
+std::vector<std::string> expand_hostlist(const std::string& list) {
+  std::size_t total = 0;
+  std::vector<Item> items = counted_items(list, total);
+  if (total > kMaxHosts) bad_list(list, "more than 1000000 hosts");
+  std::vector<std::string> hosts;
+  std::unordered_set<std::string> seen;
+  for (const auto& item : items)
+    for (auto& host : expand_item(item))
+      if (seen.insert(host).second) hosts.push_back(std::move(host));
   return hosts;
 }
 

@@ -3,6 +3,7 @@
 // reached, so that a host that printed nothing is still listed.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -11,9 +12,14 @@ namespace gdrcheck {
 // Expands a comma-separated list whose items may hold bracketed ranges
 // ("n[1-3]", "n[01-10,15]", "r[1-2]n[1-2]"); zero padding is kept. Order
 // is the list's order; duplicates are dropped. Throws std::invalid_argument
-// naming the problem for unbalanced brackets, bad or reversed ranges, and
-// lists that expand to more than 1,000,000 hosts.
+// naming the problem for unbalanced brackets, bad or reversed ranges, names
+// longer than 255 bytes, and lists that name more than 1,000,000 hosts
+// (duplicates counted): the count is made before any name is.
 std::vector<std::string> expand_hostlist(const std::string& list);
+
+// How many names the list makes, duplicates counted, without making them;
+// 1,000,001 stands for any number past the cap. Throws as expand_hostlist.
+std::size_t count_hostlist(const std::string& list);
 
 // The list's items, split at commas outside brackets, not expanded
 // ("gpu[01-04],login1" -> "gpu[01-04]" "login1"). Throws

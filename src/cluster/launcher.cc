@@ -1,12 +1,14 @@
 #include "cluster/launcher.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -26,18 +28,56 @@ struct RemoteEnd {
   enum class Kind { Exited, TimedOut, NotStarted, LauncherKilled } kind = Kind::Exited;
   int exit_code = -1;
   std::string out;
+  bool out_cut = false;         // stdout passed kNodeReportLimit
+  std::size_t out_dropped = 0;  // bytes of it not kept (at least)
   std::string err;
   std::string detail;  // the launcher's own words when it did not exit normally
 };
+
+// Diagnostic lines (stderr, srun's log) are matched with std::regex, whose
+// backtracking recurses per character: a line is cut here first, far
+// below what could exhaust the stack, and far above any real message.
+constexpr std::size_t kMaxDiagnosticLine = 4096;
+
+std::string_view without_cr(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
+    line = std::string(without_cr(line).substr(0, kMaxDiagnosticLine));
+    lines.push_back(std::move(line));
   }
   return lines;
+}
+
+// Keeps the last `limit` bytes of a text.
+void trim_tail(std::string& text, std::size_t limit) {
+  if (text.size() > limit) text.erase(0, text.size() - limit);
+}
+// Appends to a text kept to about its last `limit` bytes: trimmed in
+// batches, so each byte moves a bounded number of times (trim_tail
+// finishes it).
+void append_tail(std::string& text, std::string_view more, std::size_t limit) {
+  text.append(more);
+  if (text.size() > 2 * limit) trim_tail(text, limit);
+}
+
+// Appends to a text kept to its first `limit` bytes; true when something
+// did not fit.
+bool append_head(std::string& text, std::string_view more, std::size_t limit, std::size_t& dropped) {
+  std::size_t room = text.size() < limit ? limit - text.size() : 0;
+  text.append(more.substr(0, room));
+  if (more.size() <= room) return false;
+  dropped += more.size() - room;
+  return true;
+}
+
+std::string mib(std::size_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
 }
 
 // The last few non-empty lines of stderr, joined: where ssh, pdsh and srun
@@ -67,6 +107,7 @@ std::string with_stderr(std::string reason, const std::string& err) {
 // also makes ssh exit 255, but without a message (OpenSSH does not turn
 // "exit-signal" into a status).
 bool ssh_reported_failure(const std::string& err) {
+  // Line by line (each cut to kMaxDiagnosticLine), never the whole text.
   static const std::regex pattern(
       R"(^ssh: |Permission denied|Host key verification failed|Connection (refused|closed|reset|timed out)|)"
       R"(kex_exchange_identification|Could not resolve|No route to host|Network is unreachable|)"
@@ -74,7 +115,10 @@ bool ssh_reported_failure(const std::string& err) {
       R"(command-line line|Too many authentication failures|Connection to .* closed|)"
       R"(hostname contains invalid characters|Name or service not known|Temporary failure in name resolution)",
       std::regex::multiline);
-  return std::regex_search(err, pattern);
+  for (const auto& line : lines_of(err)) {
+    if (std::regex_search(line, pattern)) return true;
+  }
+  return false;
 }
 
 std::string signal_name(int number) {
@@ -87,6 +131,14 @@ NodeOutcome classify(const std::string& host, RemoteEnd end, std::chrono::second
   outcome.host = host;
   outcome.raw = std::move(end.out);
   outcome.exit_code = end.kind == RemoteEnd::Kind::Exited ? end.exit_code : -1;
+  if (end.out_cut) {
+    // Whatever the host did after, the kept part is a report cut short:
+    // never parsed, kept for --save to show.
+    outcome.how = How::NotAReport;
+    outcome.reason = "report larger than " + mib(kNodeReportLimit) + " (" + std::to_string(end.out_dropped) +
+                     " more bytes dropped; not read)";
+    return outcome;
+  }
   switch (end.kind) {
     case RemoteEnd::Kind::NotStarted:
       outcome.how = How::Failed;
@@ -140,10 +192,12 @@ NodeOutcome classify(const std::string& host, RemoteEnd end, std::chrono::second
   return outcome;
 }
 
-RemoteEnd remote_end_of(const ProcessResult& result, const std::string& launcher) {
+RemoteEnd remote_end_of(ProcessResult&& result, const std::string& launcher) {
   RemoteEnd end;
-  end.out = result.out;
-  end.err = result.err;
+  end.out = std::move(result.out);
+  end.out_cut = result.out_truncated;
+  end.out_dropped = result.out_dropped;
+  end.err = std::move(result.err);
   end.exit_code = result.exit_code;
   switch (result.end) {
     case ProcessResult::End::Exited:
@@ -194,6 +248,10 @@ std::vector<NodeOutcome> run_ssh(const LaunchOptions& opts) {
     spec.argv = ssh_argv(host, opts);
     spec.timeout = opts.timeout;
     spec.kill_grace = std::chrono::milliseconds(1000);
+    spec.output_limit = kNodeReportLimit;
+    spec.stop_at_output_limit = true;
+    spec.error_limit = kNodeStderrLimit;
+    spec.keep_error_tail = true;
     specs.push_back(std::move(spec));
   }
   std::vector<ProcessResult> results = run_processes(specs, std::max<std::size_t>(opts.fanout, 1));
@@ -203,7 +261,8 @@ std::vector<NodeOutcome> run_ssh(const LaunchOptions& opts) {
       outcomes.push_back({opts.hosts[i], How::Unreachable, "", "empty host name", -1});
       continue;
     }
-    outcomes.push_back(classify(opts.hosts[i], remote_end_of(results[i], "ssh"), opts.timeout));
+    outcomes.push_back(classify(opts.hosts[i], remote_end_of(std::move(results[i]), "ssh"), opts.timeout));
+    results[i] = ProcessResult();  // each host's output is held once
   }
   return outcomes;
 }
@@ -218,65 +277,136 @@ std::vector<NodeOutcome> run_ssh(const LaunchOptions& opts) {
 // it prints for that host (stdout and stderr alike).
 struct PdshHostState {
   std::string out, err;
+  bool out_cut = false;
+  std::size_t out_dropped = 0;
   int exit_code = 0;
   bool timed_out = false;
   std::string pdsh_error;  // a pdsh message other than an exit code
 };
 
-void read_pdsh_stdout(const std::string& out, std::map<std::string, PdshHostState>& hosts, std::string& unattributed) {
-  for (const auto& line : lines_of(out)) {
-    std::size_t colon = line.find(": ");
-    auto it = colon == std::string::npos ? hosts.end() : hosts.find(line.substr(0, colon));
-    if (it == hosts.end()) {
-      // pdsh prints "HOST: " (no text) for an empty line.
-      if (!line.empty() && line.back() == ':') it = hosts.find(line.substr(0, line.size() - 1));
-      if (it != hosts.end()) {
-        it->second.out += "\n";
-        continue;
-      }
-      unattributed += line + "\n";
-      continue;
+using PdshHosts = std::map<std::string, PdshHostState>;
+
+// Splits a stream into lines as it arrives. A line longer than `max_line`
+// is handed over cut there (`cut` set; the rest up to its newline is
+// dropped), so one endless line costs `max_line` bytes, not all of it.
+class LineSplitter {
+ public:
+  using OnLine = std::function<void(std::string_view line, bool cut)>;
+  LineSplitter(std::size_t max_line, OnLine on_line) : max_line_(max_line), on_line_(std::move(on_line)) {}
+
+  void feed(std::string_view data) {
+    while (!data.empty()) {
+      std::size_t newline = data.find('\n');
+      std::string_view piece = data.substr(0, newline);
+      std::size_t room = line_.size() < max_line_ ? max_line_ - line_.size() : 0;
+      line_.append(piece.substr(0, room));
+      if (piece.size() > room) cut_ = true;
+      if (newline == std::string_view::npos) return;
+      emit();
+      data.remove_prefix(newline + 1);
     }
-    it->second.out += line.substr(colon + 2) + "\n";
+  }
+  // The last line, when the stream did not end with a newline.
+  void finish() {
+    if (!line_.empty() || cut_) emit();
+  }
+
+ private:
+  void emit() {
+    on_line_(without_cr(line_), cut_);
+    line_.clear();
+    cut_ = false;
+  }
+
+  std::size_t max_line_;
+  OnLine on_line_;
+  std::string line_;
+  bool cut_ = false;
+};
+
+// One line of pdsh's stdout: "HOST: text" is a line of that host's output.
+void pdsh_stdout_line(std::string_view line, bool cut, PdshHosts& hosts, std::string& unattributed) {
+  std::size_t colon = line.find(": ");
+  auto it = colon == std::string_view::npos ? hosts.end() : hosts.find(std::string(line.substr(0, colon)));
+  std::string_view text = colon == std::string_view::npos ? "" : line.substr(colon + 2);
+  if (it == hosts.end() && !line.empty() && line.back() == ':') {
+    // pdsh prints "HOST: " (no text) for an empty line.
+    it = hosts.find(std::string(line.substr(0, line.size() - 1)));
+    text = "";
+  }
+  if (it == hosts.end()) {
+    append_tail(unattributed, line.substr(0, kMaxDiagnosticLine), kNodeStderrLimit);
+    append_tail(unattributed, "\n", kNodeStderrLimit);
+    return;
+  }
+  PdshHostState& host = it->second;
+  host.out_cut |= cut;
+  host.out_cut |= append_head(host.out, text, kNodeReportLimit, host.out_dropped);
+  host.out_cut |= append_head(host.out, "\n", kNodeReportLimit, host.out_dropped);
+}
+
+// One line of pdsh's stderr: pdsh's own word on a host, or a line of that
+// host's stderr.
+void pdsh_stderr_line(const std::string& line, PdshHosts& hosts, std::string& unattributed) {
+  static const std::regex pdsh_line(R"(^pdsh@[^:]*: ([^:]+): (.*)$)");
+  static const std::regex exit_code(R"(exited with exit code ([0-9]+))");
+  std::smatch m;
+  if (std::regex_match(line, m, pdsh_line)) {
+    auto it = hosts.find(m[1].str());
+    if (it == hosts.end()) {
+      append_tail(unattributed, line + "\n", kNodeStderrLimit);
+      return;
+    }
+    const std::string text = m[2].str();
+    std::smatch code;
+    PdshHostState& host = it->second;
+    if (std::regex_search(text, code, exit_code)) {
+      host.exit_code = std::stoi(code[1].str().substr(0, 9));
+    } else if (text.find("command timeout") != std::string::npos) {
+      host.timed_out = true;
+    } else if (host.pdsh_error.size() < kNodeStderrLimit) {
+      host.pdsh_error += (host.pdsh_error.empty() ? "" : " | ") + text;
+    }
+    return;
+  }
+  std::size_t colon = line.find(": ");
+  auto it = colon == std::string::npos ? hosts.end() : hosts.find(line.substr(0, colon));
+  if (it == hosts.end()) {
+    append_tail(unattributed, line + "\n", kNodeStderrLimit);
+  } else {
+    append_tail(it->second.err, line.substr(colon + 2) + "\n", kNodeStderrLimit);
   }
 }
 
-void read_pdsh_stderr(const std::string& err, std::map<std::string, PdshHostState>& hosts, std::string& unattributed) {
-  static const std::regex pdsh_line(R"(^pdsh@[^:]*: ([^:]+): (.*)$)");
-  static const std::regex exit_code(R"(exited with exit code ([0-9]+))");
-  for (const auto& line : lines_of(err)) {
-    std::smatch m;
-    if (std::regex_match(line, m, pdsh_line)) {
-      auto it = hosts.find(m[1].str());
-      if (it == hosts.end()) {
-        unattributed += line + "\n";
-        continue;
-      }
-      const std::string text = m[2].str();
-      std::smatch code;
-      if (std::regex_search(text, code, exit_code)) {
-        it->second.exit_code = std::stoi(code[1].str());
-      } else if (text.find("command timeout") != std::string::npos) {
-        it->second.timed_out = true;
-      } else {
-        it->second.pdsh_error += (it->second.pdsh_error.empty() ? "" : " | ") + text;
-      }
-      continue;
-    }
-    std::size_t colon = line.find(": ");
-    auto it = colon == std::string::npos ? hosts.end() : hosts.find(line.substr(0, colon));
-    if (it == hosts.end()) {
-      unattributed += line + "\n";
-    } else {
-      it->second.err += line.substr(colon + 2) + "\n";
-    }
+// pdsh's two streams, split into per-host state as they arrive: memory is
+// bounded per host (kNodeReportLimit, kNodeStderrLimit), not by what the
+// whole cluster prints.
+struct PdshStreams {
+  PdshHosts& hosts;
+  std::string unattributed;
+  // A report line may be the whole report (compact JSON), plus the prefix.
+  LineSplitter out{kNodeReportLimit + kMaxDiagnosticLine,
+                   [this](std::string_view line, bool cut) { pdsh_stdout_line(line, cut, hosts, unattributed); }};
+  LineSplitter err{kMaxDiagnosticLine,
+                   [this](std::string_view line, bool) { pdsh_stderr_line(std::string(line), hosts, unattributed); }};
+
+  explicit PdshStreams(PdshHosts& h) : hosts(h) {}
+  PdshStreams(const PdshStreams&) = delete;  // the splitters point back here
+  PdshStreams& operator=(const PdshStreams&) = delete;
+  void finish() {
+    out.finish();
+    err.finish();
+    for (auto& [name, host] : hosts) trim_tail(host.err, kNodeStderrLimit);
+    trim_tail(unattributed, kNodeStderrLimit);
   }
-}
+};
 
 NodeOutcome pdsh_outcome(const std::string& host, PdshHostState state, const ProcessResult& run,
                          const std::string& unattributed, const LaunchOptions& opts) {
   RemoteEnd end;
   end.out = std::move(state.out);
+  end.out_cut = state.out_cut;
+  end.out_dropped = state.out_dropped;
   end.err = std::move(state.err);
   if (state.timed_out || (run.end == ProcessResult::End::TimedOut && state.exit_code == 0)) {
     end.kind = RemoteEnd::Kind::TimedOut;
@@ -284,14 +414,14 @@ NodeOutcome pdsh_outcome(const std::string& host, PdshHostState state, const Pro
     end.kind = RemoteEnd::Kind::LauncherKilled;
     end.detail = "pdsh: " + state.pdsh_error;
     if (state.pdsh_error.find("signal") != std::string::npos) {
-      NodeOutcome crashed{host, How::Crashed, end.out, with_stderr(end.detail, end.err), -1};
+      NodeOutcome crashed{host, How::Crashed, std::move(end.out), with_stderr(end.detail, end.err), -1};
       return crashed;
     }
   } else if (run.end != ProcessResult::End::Exited && run.end != ProcessResult::End::TimedOut) {
     // pdsh itself did not run or was killed: nothing says how this host ended.
     end.kind = RemoteEnd::Kind::LauncherKilled;
     end.detail = "pdsh: " + run.describe();
-    end.err += run.err + unattributed;
+    end.err += unattributed;
   } else {
     end.kind = RemoteEnd::Kind::Exited;
     end.exit_code = state.exit_code;
@@ -322,12 +452,12 @@ std::vector<NodeOutcome> run_pdsh(const LaunchOptions& opts) {
     expected.insert(expected.end(), names.begin(), names.end());
   }
 
-  std::map<std::string, PdshHostState> states;
+  PdshHosts states;
   for (const auto& host : expected) {
     if (!rejected.count(host)) states[host];
   }
   ProcessResult run;
-  std::string unattributed;
+  PdshStreams streams(states);
   if (!usable.empty()) {
     std::string list;
     for (const auto& item : usable) list += (list.empty() ? "" : ",") + item;
@@ -342,9 +472,10 @@ std::vector<NodeOutcome> run_pdsh(const LaunchOptions& opts) {
     spec.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
         (opts.timeout + opts.connect_timeout) * static_cast<long>(std::max<std::size_t>(waves, 1)) +
         std::chrono::seconds(10));
+    spec.stdout_sink = [&streams](std::string_view data) { streams.out.feed(data); };
+    spec.stderr_sink = [&streams](std::string_view data) { streams.err.feed(data); };
     run = run_process(spec);
-    read_pdsh_stdout(run.out, states, unattributed);
-    read_pdsh_stderr(run.err, states, unattributed);
+    streams.finish();
   }
 
   std::vector<NodeOutcome> outcomes;
@@ -356,45 +487,122 @@ std::vector<NodeOutcome> run_pdsh(const LaunchOptions& opts) {
       outcomes.push_back({host, How::Unreachable, "", bad->second, -1});
       continue;
     }
-    outcomes.push_back(pdsh_outcome(host, std::move(states[host]), run, unattributed, opts));
+    outcomes.push_back(pdsh_outcome(host, std::move(states[host]), run, streams.unattributed, opts));
   }
   return outcomes;
 }
 
 // --- Slurm ------------------------------------------------------------------
 
-std::string read_file_text(const std::string& path, bool& found) {
-  std::ifstream in(path, std::ios::binary);
-  found = static_cast<bool>(in);
-  std::ostringstream text;
-  if (found) text << in.rdbuf();
-  return text.str();
+// The private directory srun writes the per-node files into, held open so
+// every file in it is opened relative to it (a path component replaced
+// after creation changes nothing), and removed with its contents.
+class SrunOutputDir {
+ public:
+  explicit SrunOutputDir(const LaunchOptions& opts);
+  SrunOutputDir(const SrunOutputDir&) = delete;
+  SrunOutputDir& operator=(const SrunOutputDir&) = delete;
+  ~SrunOutputDir();
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+SrunOutputDir::SrunOutputDir(const LaunchOptions& opts) {
+  std::string base = opts.scratch_dir.empty() ? "." : opts.scratch_dir;
+  if (base[0] != '/') {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd)) base = std::string(cwd) + "/" + base;
+  }
+  std::string pattern = base + "/.gdrcheck-srun-XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  // mkdtemp makes a new directory, mode 0700, under a name nobody could
+  // have prepared: no other user can plant or replace a task's file.
+  if (!::mkdtemp(buffer.data())) {
+    throw std::runtime_error("cannot create a directory in " + base + ": " + std::strerror(errno));
+  }
+  path_ = buffer.data();
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd_ < 0 || ::fchmod(fd_, 0700) != 0) {
+    std::string why = std::strerror(errno);
+    ::rmdir(path_.c_str());
+    throw std::runtime_error("cannot open the directory " + path_ + " just created: " + why);
+  }
 }
 
-// Task ids that have a T.out or T.err file in `dir`.
-std::set<std::string> tasks_with_files(const std::string& dir) {
-  std::set<std::string> tasks;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return tasks;
-  while (const dirent* entry = ::readdir(d)) {
-    std::string name = entry->d_name;
-    for (const char* suffix : {".out", ".err"}) {
-      const std::size_t n = std::strlen(suffix);
-      if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0)
-        tasks.insert(name.substr(0, name.size() - n));
+SrunOutputDir::~SrunOutputDir() {
+  // Everything in it is a task's file: unlinked without being opened (a
+  // link is removed, never followed).
+  if (DIR* d = ::fdopendir(::dup(fd_))) {
+    while (const dirent* entry = ::readdir(d)) {
+      std::string name = entry->d_name;
+      if (name != "." && name != "..") ::unlinkat(fd_, name.c_str(), 0);
     }
+    ::closedir(d);
   }
-  ::closedir(d);
-  return tasks;
+  ::close(fd_);
+  ::rmdir(path_.c_str());
 }
 
-void remove_output_dir(const std::string& dir, const std::set<std::string>& tasks) {
-  for (const auto& task : tasks) {
-    ::unlink((dir + "/" + task + ".out").c_str());
-    ::unlink((dir + "/" + task + ".err").c_str());
+// A task's output file, as far as it may be read.
+struct TaskFile {
+  bool found = false;
+  std::string text;
+  bool cut = false;         // longer than the limit
+  std::size_t dropped = 0;  // bytes not read
+  std::string problem;      // why it was not read ("" = read, or missing)
+};
+
+// Reads DIR/NAME without following a link, without blocking on a FIFO,
+// only when it is a regular file: its first `limit` bytes, or with `tail`
+// its last.
+TaskFile read_task_file(int dir_fd, const std::string& name, std::size_t limit, bool tail) {
+  TaskFile f;
+  int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT) {
+      f.found = true;
+      f.problem = errno == ELOOP ? "is a symbolic link; not followed" : std::strerror(errno);
+    }
+    return f;
   }
-  ::rmdir(dir.c_str());
+  f.found = true;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    f.problem = "not a regular file";
+    ::close(fd);
+    return f;
+  }
+  auto size = static_cast<std::size_t>(std::max<off_t>(st.st_size, 0));
+  if (tail && size > limit && ::lseek(fd, static_cast<off_t>(size - limit), SEEK_SET) >= 0) {
+    f.cut = true;
+    f.dropped = size - limit;
+  }
+  // One byte past the limit tells a file that is longer than it.
+  char buf[65536];
+  while (f.text.size() <= limit) {
+    ssize_t n = ::read(fd, buf, std::min(sizeof buf, limit + 1 - f.text.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) f.problem = std::strerror(errno);
+    if (n <= 0) break;
+    f.text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  if (f.text.size() > limit) {
+    f.text.resize(limit);
+    f.cut = true;
+    f.dropped = size > limit ? size - limit : 1;
+  }
+  return f;
 }
+
+// srun -v prints three lines of about 100 bytes per node: room for tens of
+// thousands of nodes, and a bound on an srun that prints without end.
+constexpr std::size_t kSrunLogLimit = 16u << 20;
 
 // What srun (with -v) says on its stderr about each node:
 //   srun: launching StepId=12.0 on host gpu01, 1 tasks: 0
@@ -435,7 +643,7 @@ SrunLog read_srun_log(const std::string& err) {
         node.exit_code = 0;
       } else if (std::regex_search(node.end_text, code, exited)) {
         node.exited = true;
-        node.exit_code = std::stoi(code[1].str());
+        node.exit_code = std::stoi(code[1].str().substr(0, 9));
       }
     }
   }
@@ -453,32 +661,38 @@ std::string srun_errors(const std::string& err) {
   return kept;
 }
 
-NodeOutcome srun_outcome(const std::string& node_name, const SrunNode& node, const std::string& dir,
+NodeOutcome srun_outcome(const std::string& node_name, const SrunNode& node, const SrunOutputDir& dir,
                          const ProcessResult& run, const LaunchOptions& opts) {
-  bool have_out = false, have_err = false;
-  RemoteEnd end;
-  if (!node.task.empty()) {
-    end.out = read_file_text(dir + "/" + node.task + ".out", have_out);
-    end.err = read_file_text(dir + "/" + node.task + ".err", have_err);
-  }
   if (node.task.empty()) {
     return {node_name, How::Unreachable, "",
             with_stderr("srun did not start gdrcheck on this node (srun " + run.describe() + ")", srun_errors(run.err)),
             -1};
   }
-  if (!have_out && !have_err) {
+  const std::string out_name = node.task + ".out", err_name = node.task + ".err";
+  TaskFile out = read_task_file(dir.fd(), out_name, kNodeReportLimit, false);
+  TaskFile err = read_task_file(dir.fd(), err_name, kNodeStderrLimit, true);
+  for (const auto& [file, name] : {std::pair{&out, &out_name}, std::pair{&err, &err_name}}) {
+    if (!file->problem.empty())
+      return {node_name, How::NotAReport, "", dir.path() + "/" + *name + ": " + file->problem, -1};
+  }
+  if (!out.found && !err.found) {
     return {node_name, How::Unreachable, "",
-            "srun started gdrcheck here but its output file " + dir + "/" + node.task +
-                ".out is missing (the directory must be on a file system the nodes share)",
+            "srun started gdrcheck here but its output file " + dir.path() + "/" + out_name +
+                " is missing (the directory must be on a file system the nodes share)",
             -1};
   }
+  RemoteEnd end;
+  end.out = std::move(out.text);
+  end.out_cut = out.cut;
+  end.out_dropped = out.dropped;
+  end.err = std::move(err.text);
   if (node.ended && !node.exited) {
-    return {node_name, How::Crashed, end.out, with_stderr("srun: " + node.end_text, end.err), -1};
+    return {node_name, How::Crashed, std::move(end.out), with_stderr("srun: " + node.end_text, end.err), -1};
   }
   if (!node.ended) {
     end.kind = RemoteEnd::Kind::TimedOut;
     if (run.end != ProcessResult::End::TimedOut) {
-      return {node_name, How::Failed, end.out,
+      return {node_name, How::Failed, std::move(end.out),
               with_stderr("srun " + run.describe() + " before this node's gdrcheck ended", srun_errors(run.err)), -1};
     }
     return classify(node_name, std::move(end), opts.timeout);
@@ -496,27 +710,15 @@ std::vector<std::string> expected_slurm_nodes(const LaunchOptions& opts) {
   return {};
 }
 
-std::string make_output_dir(const LaunchOptions& opts) {
-  std::string base = opts.scratch_dir.empty() ? "." : opts.scratch_dir;
-  if (base[0] != '/') {
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd)) base = std::string(cwd) + "/" + base;
-  }
-  std::string pattern = base + "/.gdrcheck-srun-XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  if (!::mkdtemp(buffer.data())) {
-    throw std::runtime_error("cannot create a directory in " + base + ": " + std::strerror(errno));
-  }
-  return buffer.data();
-}
-
 std::vector<NodeOutcome> run_slurm(const LaunchOptions& opts) {
   std::vector<std::string> expected = expected_slurm_nodes(opts);
-  const std::string dir = make_output_dir(opts);
+  const SrunOutputDir dir(opts);
   ProcessSpec spec;
-  spec.argv = srun_argv(opts, dir);
+  spec.argv = srun_argv(opts, dir.path());
   spec.timeout = opts.timeout;
+  // The nodes' output goes to files; srun's own streams are its log.
+  spec.output_limit = kNodeStderrLimit;
+  spec.error_limit = kSrunLogLimit;
   ProcessResult run = run_process(spec);
   SrunLog log = read_srun_log(run.err);
 
@@ -529,11 +731,10 @@ std::vector<NodeOutcome> run_slurm(const LaunchOptions& opts) {
   for (const auto& node : nodes) outcomes.push_back(srun_outcome(node, log.nodes[node], dir, run, opts));
   if (nodes.empty()) {
     // Nothing ran and nothing says which nodes should have: srun's own words.
-    outcomes.push_back({"srun", How::Failed, run.out,
+    outcomes.push_back({"srun", How::Failed, std::move(run.out),
                         with_stderr("no node ran gdrcheck (srun " + run.describe() + ")", srun_errors(run.err)),
                         run.end == ProcessResult::End::Exited ? run.exit_code : -1});
   }
-  remove_output_dir(dir, tasks_with_files(dir));
   return outcomes;
 }
 

@@ -22,6 +22,16 @@ namespace gdrcheck {
 
 enum class Launcher { Ssh, Pdsh, Slurm };
 
+// What is kept of each node's answer. A node report is a few KiB to a few
+// hundred KiB; 8 MiB leaves room for the largest while bounding a cluster
+// run to about fanout x 8 MiB however much a broken or hostile host prints.
+// A node whose stdout is larger is NotAReport (UNKNOWN) with "report larger
+// than 8 MiB", and what was kept of it is never parsed.
+inline constexpr std::size_t kNodeReportLimit = 8u << 20;
+// stderr only explains a failure, and ssh, pdsh and the remote shell say
+// what went wrong last: the last 64 KiB of each node's stderr are kept.
+inline constexpr std::size_t kNodeStderrLimit = 64u << 10;
+
 struct SlurmOptions {
   // Empty = the current allocation (SLURM_JOB_ID / SLURM_NNODES) decides.
   std::string nodes;      // -N / --nodes, e.g. "4"
@@ -60,9 +70,11 @@ struct LaunchOptions {
   std::vector<std::string> ssh_options;
   std::string ssh_user;  // "" = ssh's default (ssh -l USER)
 
-  // Slurm: per-node output files go to a fresh directory made here and
-  // removed afterwards. It must be shared with the nodes ("" = the current
-  // directory, as for sbatch's output files).
+  // Slurm: per-node output files go to a fresh private directory (mkdtemp,
+  // mode 0700: no other user can create or replace a file in it) made here
+  // and removed afterwards. It must be shared with the nodes ("" = the
+  // current directory, as for sbatch's output files). The files are read
+  // without following links, only when regular, up to the limits above.
   std::string scratch_dir;
 };
 
@@ -70,7 +82,9 @@ struct LaunchOptions {
 //   Report       exit status 0..3 (gdrcheck's verdicts) with output; the raw
 //                stdout is handed over unvalidated (JSON checks are the
 //                caller's, which turns a bad one into NotAReport)
-//   NotAReport   exit status 0..3 but no output at all
+//   NotAReport   exit status 0..3 but no output at all, or more stdout than
+//                kNodeReportLimit (whatever the exit status; the host is
+//                then stopped rather than waited for)
 //   Unreachable  ssh/pdsh could not connect or log in (status 255 with
 //                ssh's message), a host name pdsh cannot take, or a Slurm
 //                node that produced nothing
@@ -80,7 +94,8 @@ struct LaunchOptions {
 //   Failed       any other exit status, or the launcher could not start
 // Outcomes come back in host order (pdsh: host-list order; Slurm: the node
 // list, then any other node srun launched on); nothing that came back
-// is dropped: `raw` always holds the host's stdout. Throws
+// is dropped: `raw` always holds the host's stdout (its first
+// kNodeReportLimit bytes). Throws
 // std::invalid_argument with launch_options_error's text for bad options,
 // std::runtime_error when the Slurm output directory cannot be created.
 std::vector<NodeOutcome> run_on_hosts(const LaunchOptions& opts);

@@ -10,14 +10,21 @@ using nlohmann::json;
 constexpr const char* kFix =
     "bring the node back to the site's expected configuration, or update the manifest if the change is intended";
 
+// Found values come from another machine: everything beyond printable
+// ASCII is escaped rather than reaching a terminal.
+std::string evidence_text(const json& v) {
+  return v.dump(-1, ' ', true, json::error_handler_t::replace);
+}
+
 void compare(std::vector<ReportFinding>& out, const json& want, const json& got, const std::string& key,
              const std::string& subject, const std::string& what) {
   if (!want.contains(key)) return;
   json found = got.is_object() && got.contains(key) ? got.at(key) : json(nullptr);
   if (want.at(key) == found) return;
-  out.push_back({"manifest", subject,
-                 what + " differs from the manifest: expected " + want.at(key).dump() + ", found " + found.dump(), kFix,
-                 Status::Critical});
+  out.push_back(
+      {"manifest", subject,
+       what + " differs from the manifest: expected " + evidence_text(want.at(key)) + ", found " + evidence_text(found),
+       kFix, Status::Critical});
 }
 
 }  // namespace

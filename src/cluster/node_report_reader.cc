@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "checks/manifest.h"
+#include "host/untrusted_json.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -35,7 +38,7 @@ std::string text_or_empty(const json& obj, const char* key, const std::string& w
 Status status(const json& obj, const std::string& where) {
   std::string name = text(obj, "status", where);
   auto s = parse_status_name(name);
-  if (!s) throw Invalid(where + ".status \"" + name + "\" is not OK, WARNING, CRITICAL or UNKNOWN");
+  if (!s) throw Invalid(where + ".status " + json_shown(name) + " is not OK, WARNING, CRITICAL or UNKNOWN");
   return *s;
 }
 
@@ -51,6 +54,33 @@ std::string at(const char* key, std::size_t i) {
   return std::string(key) + "[" + std::to_string(i) + "]";
 }
 
+// Absent counts as 0, as older reports may lack it.
+int port_number(const json& port, const std::string& where) {
+  auto p = port.find("port");
+  if (p == port.end()) return 0;
+  WholeNumber n = read_whole_number(*p, where + ".port", 0, 65535);
+  if (!n.value) throw Invalid(n.problem);
+  return static_cast<int>(*n.value);
+}
+
+// Unknown when absent or not a number (the report writes null then).
+std::optional<double> rate(const json& port, const std::string& where) {
+  auto r = port.find("rate_gbps");
+  if (r == port.end() || !r->is_number()) return std::nullopt;
+  double gbps = r->get<double>();
+  if (!(gbps >= 0)) throw Invalid(where + ".rate_gbps is negative");
+  return gbps;
+}
+
+// The manifest-shaped facts are compared with a manifest and counted in the
+// fingerprint: refused when their shape is wrong, like any other field.
+void read_inventory(const json& doc, NodeReportFacts& f) {
+  auto inv = doc.find("inventory");
+  if (inv == doc.end() || inv->is_null()) return;
+  if (std::string problem = manifest_shape_problem(*inv); !problem.empty()) throw Invalid("inventory: " + problem);
+  f.inventory = *inv;
+}
+
 void read_nics(const json& doc, NodeReportFacts& f) {
   const json& nics = objects(doc, "nics");
   for (std::size_t i = 0; i < nics.size(); ++i) {
@@ -61,11 +91,11 @@ void read_nics(const json& doc, NodeReportFacts& f) {
     if (std::string fw = text_or_empty(n, "firmware", where); !fw.empty()) f.firmware.push_back(fw);
     auto ports = n.find("ports");
     if (ports == n.end() || !ports->is_array()) throw Invalid(where + ".ports is not an array");
-    for (const json& p : *ports) {
-      if (!p.is_object()) throw Invalid(where + ".ports has an entry that is not an object");
-      ReportPort port{name, p.value("port", 0), text_or_empty(p, "state", where + ".ports"), std::nullopt};
-      if (auto r = p.find("rate_gbps"); r != p.end() && r->is_number()) port.rate_gbps = r->get<double>();
-      f.ports.push_back(std::move(port));
+    for (std::size_t j = 0; j < ports->size(); ++j) {
+      const json& p = (*ports)[j];
+      std::string port_where = where + "." + at("ports", j);
+      if (!p.is_object()) throw Invalid(port_where + " is not an object");
+      f.ports.push_back({name, port_number(p, port_where), text_or_empty(p, "state", port_where), rate(p, port_where)});
     }
   }
 }
@@ -109,7 +139,7 @@ void read_host_facts(const json& doc, NodeReportFacts& f) {
       for (const json& x : *t)
         if (x.is_string()) f.iommu_group_types->push_back(x.get<std::string>());
     }
-  if (auto inv = doc.find("inventory"); inv != doc.end() && inv->is_object()) f.inventory = *inv;
+  read_inventory(doc, f);
 }
 
 NodeReportFacts read_document(const json& doc) {
@@ -117,7 +147,7 @@ NodeReportFacts read_document(const json& doc) {
   auto schema = doc.find("schema");
   if (schema == doc.end() || !schema->is_string()) throw Invalid("no \"schema\" (not a gdrcheck node report)");
   if (*schema != "gdrcheck.node/1")
-    throw Invalid("schema is \"" + schema->get<std::string>() + "\", expected \"gdrcheck.node/1\"");
+    throw Invalid("schema is " + json_shown(*schema) + ", expected \"gdrcheck.node/1\"");
   NodeReportFacts f;
   f.host = text(doc, "host", "the report");
   f.status = status(doc, "the report");
@@ -150,20 +180,23 @@ std::optional<Status> parse_status_name(std::string_view name) {
   return std::nullopt;
 }
 
+// A node's output never stops the cluster run: whatever goes wrong in
+// reading it makes that node UNKNOWN with the reason.
 NodeReportRead read_node_report(std::string_view raw) {
   if (blank(raw)) return {std::nullopt, "empty output"};
-  json doc;
   try {
-    doc = json::parse(raw.begin(), raw.end());
-  } catch (const json::exception& e) {
-    return {std::nullopt, json_problem("not JSON", e.what())};
-  }
-  try {
+    json doc = parse_untrusted_json(raw, "the report", "gdrcheck node report");
     return {read_document(doc), ""};
+  } catch (const JsonSyntaxError& e) {
+    return {std::nullopt, "not JSON (" + e.detail() + ")"};
+  } catch (const InputError& e) {  // too deep, a key twice
+    return {std::nullopt, e.problem()};
   } catch (const Invalid& e) {
     return {std::nullopt, e.what()};
   } catch (const json::exception& e) {  // a value of an unexpected type deep inside
     return {std::nullopt, json_problem("unexpected value", e.what())};
+  } catch (const std::exception& e) {
+    return {std::nullopt, std::string("unreadable (") + e.what() + ")"};
   }
 }
 

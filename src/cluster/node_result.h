@@ -15,16 +15,22 @@ struct NodeOutcome {
   // TimedOut: no answer within the per-host timeout. Crashed: killed by a
   // signal. Failed: any other exit status. NotAReport: something came back
   // that is not a gdrcheck.node/1 report (set by whoever validated it).
-  enum class How { Report, Unreachable, TimedOut, Crashed, Failed, NotAReport };
+  // WrongHost: a report that claims to be of another host than the one
+  // asked (set by the cluster model; never drained under either name).
+  enum class How { Report, Unreachable, TimedOut, Crashed, Failed, NotAReport, WrongHost };
 
-  std::string host;  // as the user named it (or the report's hostname for --from)
+  // The node as it was addressed: the host the launcher reached (from the
+  // operator's host list, host file or Slurm), or with --from the report's
+  // file name without ".json". Never the "host" a report claims.
+  std::string host;
   How how = How::Report;
   std::string raw;     // stdout exactly as received (saved by --save), may be empty
   std::string reason;  // "ssh: connect to host ... Connection refused", "timed out after 30 s", ...
   int exit_code = -1;  // the remote gdrcheck's exit code when known (0-3 are normal node results)
 };
 
-// "report", "unreachable", "timed out", "crashed", "failed", "not a report".
+// "report", "unreachable", "timed out", "crashed", "failed", "not a report",
+// "wrong host".
 inline const char* how_name(NodeOutcome::How how) {
   switch (how) {
     case NodeOutcome::How::Report:
@@ -39,6 +45,8 @@ inline const char* how_name(NodeOutcome::How how) {
       return "failed";
     case NodeOutcome::How::NotAReport:
       return "not a report";
+    case NodeOutcome::How::WrongHost:
+      return "wrong host";
   }
   return "unknown";
 }

@@ -10,6 +10,7 @@
 #include "evidence/nccl_tests.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -25,8 +26,21 @@ constexpr std::size_t kMaxNotes = 50;
 constexpr std::size_t kMaxErrors = 20;
 constexpr std::size_t kMaxParams = 64;
 
+// Character classes of the per-byte loops (splitting, cleaning) as tables:
+// one load per byte instead of a chain of comparisons.
+template <class Pred>
+constexpr std::array<bool, 256> char_table(Pred pred) {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) table[static_cast<std::size_t>(c)] = pred(static_cast<unsigned char>(c));
+  return table;
+}
+
+constexpr auto kSpace = char_table(
+    [](unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; });
+constexpr auto kControl = char_table([](unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; });
+
 bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+  return kSpace[static_cast<unsigned char>(c)];
 }
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -48,8 +62,19 @@ bool contains(std::string_view s, std::string_view p) {
   return s.find(p) != std::string_view::npos;
 }
 
+// The first word of s: every line is tested against a few keywords, and
+// splitting all of it for that would double the cost of reading a table.
+std::string_view first_word(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && is_space(s[i])) ++i;
+  std::size_t j = i;
+  while (j < s.size() && !is_space(s[j])) ++j;
+  return s.substr(i, j - i);
+}
+
 std::vector<std::string_view> split_words(std::string_view s) {
   std::vector<std::string_view> out;
+  out.reserve(16);  // most table rows fit: one allocation instead of five
   std::size_t i = 0;
   while (i < s.size()) {
     while (i < s.size() && is_space(s[i])) ++i;
@@ -64,8 +89,7 @@ std::vector<std::string_view> split_words(std::string_view s) {
 // ---------------------------------------------------------------- cleaning
 
 bool is_control(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return (u < 0x20 && c != '\t') || u == 0x7f;
+  return kControl[static_cast<unsigned char>(c)];
 }
 
 // Control bytes become spaces so a stray ESC or NUL cannot glue tokens.
@@ -123,9 +147,15 @@ std::string_view strip_launcher(std::string_view s) {
   return trim(s);
 }
 
+// " NCCL INFO", " NCCL WARN" or " NCCL TRACE" anywhere, or a line that
+// starts with "NCCL INFO" / "NCCL WARN"; one scan for " NCCL ".
 bool is_nccl_log_line(std::string_view s) {
-  return contains(s, " NCCL INFO") || contains(s, " NCCL WARN") || contains(s, " NCCL TRACE") ||
-         starts_with(s, "NCCL INFO") || starts_with(s, "NCCL WARN");
+  if (starts_with(s, "NCCL INFO") || starts_with(s, "NCCL WARN")) return true;
+  for (std::size_t at = s.find(" NCCL "); at != std::string_view::npos; at = s.find(" NCCL ", at + 1)) {
+    std::string_view level = s.substr(at + 6);
+    if (starts_with(level, "INFO") || starts_with(level, "WARN") || starts_with(level, "TRACE")) return true;
+  }
+  return false;
 }
 
 // "NCCL version 2.12.7+cuda11.4" alone or inside an INFO line.
@@ -301,9 +331,18 @@ std::optional<NcclTestsRow> parse_row(std::string_view text, std::size_t width, 
   return row;
 }
 
+// "Test NCCL failure", "Test CUDA failure", "Test failure", "Test HIP
+// failure" or "Test RCCL failure" anywhere; one scan for "Test " since
+// every line that is nothing else ends up here.
 bool is_error_line(std::string_view s) {
-  return contains(s, "Test NCCL failure") || contains(s, "Test CUDA failure") || contains(s, "Test failure") ||
-         contains(s, "Test HIP failure") || contains(s, "Test RCCL failure");
+  static constexpr std::string_view kWhat[] = {"NCCL failure", "CUDA failure", "failure", "HIP failure",
+                                               "RCCL failure"};
+  for (std::size_t at = s.find("Test "); at != std::string_view::npos; at = s.find("Test ", at + 1)) {
+    std::string_view rest = s.substr(at + 5);
+    for (std::string_view what : kWhat)
+      if (starts_with(rest, what)) return true;
+  }
+  return false;
 }
 
 // ------------------------------------------------------- test name guess
@@ -459,8 +498,8 @@ void NcclTestsParser::close_run() {
 // Lines that start with '#' (or the same text without it, as old releases
 // and Markdown pastes print). Returns false when the line is none of them.
 bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw) {
-  auto words = split_words(body);
-  if (words.empty()) return true;
+  std::string_view first = first_word(body);
+  if (first.empty()) return true;
   if (starts_with(body, "nccl-tests version") || starts_with(body, "rccl-tests version")) {
     auto& run =
         (run_has_table_ || (run_ && (!run_->version_line.empty() || !run_->params.empty()))) ? fresh_run() : current();
@@ -479,14 +518,17 @@ bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw
     close_run();
     return true;
   }
-  if (words[0] == "nThread") {
+  if (first == "nThread") {
     auto& run = (run_has_table_ || (run_ && !run_->params.empty())) ? fresh_run() : current();
     run.params = parse_params(body);
     return true;
   }
-  if (words[0] == "Rank") return handle_rank(body);
-  if (starts_with(body, "Using devices") || words[0] == "(B)" || contains(body, "out-of-place")) return true;
-  if (words[0] == "size" && std::find(words.begin(), words.end(), "busbw") != words.end()) return handle_header(words);
+  if (first == "Rank") return handle_rank(body);
+  if (starts_with(body, "Using devices") || first == "(B)" || contains(body, "out-of-place")) return true;
+  if (first == "size") {
+    auto words = split_words(body);
+    if (std::find(words.begin(), words.end(), "busbw") != words.end()) return handle_header(words);
+  }
   if (starts_with(body, "Out of bounds values")) return handle_out_of_bounds(body);
   if (starts_with(body, "Avg bus bandwidth")) return handle_average(body);
   if (starts_with(body, "error:") && raw.front() == '#') {

@@ -92,11 +92,40 @@ void ignore_sigpipe_once() {
   std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
 }
 
-// Keeps up to `limit` bytes of a stream and counts what it drops.
-void keep(std::string& into, bool& truncated, std::size_t limit, const char* data, std::size_t n) {
+void trim_to_tail(std::string& into, bool& truncated, std::size_t& dropped, std::size_t limit) {
+  if (into.size() <= limit) return;
+  truncated = true;
+  dropped += into.size() - limit;
+  into.erase(0, into.size() - limit);
+}
+
+// Grows `into` to hold `extra` more bytes without passing `limit` by much:
+// std::string's doubling would otherwise reserve up to twice the limit.
+void reserve_within(std::string& into, std::size_t extra, std::size_t limit) {
+  std::size_t needed = into.size() + extra;
+  if (needed <= into.capacity()) return;
+  into.reserve(std::min(std::max(needed, 2 * into.capacity()), std::max(limit, needed)));
+}
+
+// Keeps the first `limit` bytes of a stream and counts what it drops.
+void keep_head(std::string& into, bool& truncated, std::size_t& dropped, std::size_t limit, const char* data,
+               std::size_t n) {
   std::size_t room = into.size() < limit ? limit - into.size() : 0;
-  into.append(data, std::min(room, n));
-  if (n > room) truncated = true;
+  std::size_t kept = std::min(room, n);
+  reserve_within(into, kept, limit);
+  into.append(data, kept);
+  if (n > kept) {
+    truncated = true;
+    dropped += n - kept;
+  }
+}
+
+// Keeps the last `limit` bytes of a stream (trimmed in batches, so each byte
+// is moved a bounded number of times) and counts what it drops.
+void keep_tail(std::string& into, bool& truncated, std::size_t& dropped, std::size_t limit, const char* data,
+               std::size_t n) {
+  into.append(data, n);
+  if (into.size() > 2 * limit + 65536) trim_to_tail(into, truncated, dropped, limit);
 }
 
 bool write_all(int fd, const char* data, std::size_t n) {
@@ -121,6 +150,10 @@ Spawned spawn(const ProcessSpec& spec, const std::string& program, Pipe& in, Pip
   posix_spawn_file_actions_adddup2(&actions, in.read.get(), 0);
   posix_spawn_file_actions_adddup2(&actions, out.write.get(), 1);
   posix_spawn_file_actions_adddup2(&actions, spec.merge_stderr ? out.write.get() : err.write.get(), 2);
+  // Nothing but the three standard streams reaches the child: a descriptor
+  // some library opened without O_CLOEXEC (a report file, a socket) would
+  // otherwise stay open in ssh or mpirun for as long as they run.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   if (!spec.working_dir.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.working_dir.c_str());
 
   posix_spawnattr_t attr;
@@ -175,6 +208,7 @@ class Supervisor {
       reap();
       enforce_deadlines();
     }
+    if (spec_.keep_error_tail) trim_to_tail(result_.err, result_.err_truncated, result_.err_dropped, spec_.error_limit);
     result_.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start_);
   }
 
@@ -205,11 +239,39 @@ class Supervisor {
     }
     auto size = static_cast<std::size_t>(n);
     if (i == 0) {
-      keep(result_.out, result_.out_truncated, spec_.output_limit, buf, size);
       if (out_file_ >= 0) write_all(out_file_, buf, size);
+      keep_stdout(buf, size);
     } else {
-      keep(result_.err, result_.err_truncated, spec_.output_limit, buf, size);
+      keep_stderr(buf, size);
     }
+  }
+
+  void keep_stdout(const char* data, std::size_t n) {
+    if (spec_.stdout_sink) {
+      spec_.stdout_sink(std::string_view(data, n));
+      return;
+    }
+    keep_head(result_.out, result_.out_truncated, result_.out_dropped, spec_.output_limit, data, n);
+    if (result_.out_truncated && spec_.stop_at_output_limit && !term_sent_ && !reaped_) {
+      result_.stopped_at_output_limit = true;
+      terminate_group(Clock::now());
+    }
+  }
+
+  void keep_stderr(const char* data, std::size_t n) {
+    if (spec_.stderr_sink) {
+      spec_.stderr_sink(std::string_view(data, n));
+    } else if (spec_.keep_error_tail) {
+      keep_tail(result_.err, result_.err_truncated, result_.err_dropped, spec_.error_limit, data, n);
+    } else {
+      keep_head(result_.err, result_.err_truncated, result_.err_dropped, spec_.error_limit, data, n);
+    }
+  }
+
+  void terminate_group(Clock::time_point now) {
+    ::kill(-pid_, SIGTERM);
+    term_sent_ = true;
+    term_at_ = now;
   }
 
   void feed_stdin(Pipe& in) {
@@ -246,9 +308,7 @@ class Supervisor {
     auto now = Clock::now();
     if (!reaped_ && spec_.timeout.count() > 0 && !term_sent_ && now - start_ >= spec_.timeout) {
       result_.end = ProcessResult::End::TimedOut;
-      ::kill(-pid_, SIGTERM);
-      term_sent_ = true;
-      term_at_ = now;
+      terminate_group(now);
     }
     if (!reaped_ && term_sent_ && !kill_sent_ && now - term_at_ >= spec_.kill_grace) {
       ::kill(-pid_, SIGKILL);
@@ -325,7 +385,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
   }
   Fd out_file;
   if (!spec.output_file.empty()) {
-    out_file.reset(::open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    out_file.reset(::open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (out_file.get() < 0) {
       int e = errno;
       return not_started(spec.output_file + ": " +

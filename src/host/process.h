@@ -1,15 +1,19 @@
 // The one way gdrcheck starts other programs (mpirun, srun, ssh, pdsh,
 // nccl-tests, perftest): an argument vector, never a shell string, so a
-// host name like "a;rm -rf /" is only ever an argument. Output is captured
-// (and optionally written to a file as it arrives, so a run that hangs
-// still leaves its output behind), a timeout kills the whole process group,
-// and every way a run can end is a value, not an exception.
+// host name like "a;rm -rf /" is only ever an argument. The child gets the
+// three standard streams and no other descriptor. Output is captured up to
+// a limit per stream (and optionally written to a file as it arrives, so a
+// run that hangs still leaves its output behind), a timeout kills the whole
+// process group, a descendant that keeps the output open after the child
+// ended is killed (or abandoned) after a grace period, and every way a run
+// can end is a value, not an exception.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,9 +40,24 @@ struct ProcessSpec {
   // after `kill_grace`.
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds kill_grace{2000};
-  // Bytes kept per stream in ProcessResult; the rest is counted and dropped
-  // (still written to output_file).
+  // Bytes of stdout kept in ProcessResult::out; the rest is counted in
+  // out_dropped (and still written to output_file). A child's output is
+  // data from elsewhere: without a bound, a flooding child would take the
+  // memory of the machine running gdrcheck.
   std::size_t output_limit = 64u << 20;
+  // The same for stderr. With `keep_error_tail` the last `error_limit`
+  // bytes are kept instead of the first: launchers explain a failure with
+  // their final lines.
+  std::size_t error_limit = 64u << 20;
+  bool keep_error_tail = false;
+  // When stdout passes output_limit the process group is ended as on a
+  // timeout (SIGTERM, then SIGKILL): output that is already known to be
+  // unusable is not waited for.
+  bool stop_at_output_limit = false;
+  // When set, each stream's bytes are handed here as they arrive instead of
+  // being kept in out/err (the limits above then do not apply): for output
+  // that interleaves several sources and is split as it is read.
+  std::function<void(std::string_view)> stdout_sink, stderr_sink;
   // stderr goes into `out` (and the file) interleaved with stdout.
   bool merge_stderr = false;
   // When set, stdout (and merged stderr) is also written here as it
@@ -55,6 +74,8 @@ struct ProcessResult {
   std::string start_error;  // End::NotStarted: "mpirun: not found in PATH", ...
   std::string out, err;
   bool out_truncated = false, err_truncated = false;
+  std::size_t out_dropped = 0, err_dropped = 0;  // bytes read but not kept
+  bool stopped_at_output_limit = false;          // the group was ended for stop_at_output_limit
   std::chrono::milliseconds elapsed{0};
 
   bool succeeded() const { return end == End::Exited && exit_code == 0; }

@@ -63,24 +63,86 @@ inline bool natural_less(std::string_view a, std::string_view b) {
   return a.size() - i < b.size() - j;
 }
 
-// Text from another machine (a conf value, a device name) made safe to
-// print: control bytes and DEL become \r, \n, \t or \xNN, so data can
-// never move the cursor or recolour a terminal.
-inline std::string printable(std::string_view text) {
+// Whether printable() keeps line breaks and tabs: one-line fields (a table
+// cell, a name, a value quoted in a sentence) escape them so data cannot
+// start a line of its own or break the columns; text that is several lines
+// on purpose (a whole rendered report) keeps them.
+enum class LineBreaks { Escape, Keep };
+
+namespace printable_detail {
+
+// Length of the well-formed UTF-8 sequence at the start of `s` (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF) and its code
+// point; 0 when the first byte does not start one.
+inline std::size_t utf8_sequence(std::string_view s, char32_t& cp) {
+  auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  unsigned char lead = b(0);
+  std::size_t len = lead >= 0xc2 && lead <= 0xdf   ? 2
+                    : lead >= 0xe0 && lead <= 0xef ? 3
+                    : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                   : 0;
+  if (len == 0 || s.size() < len) return 0;
+  cp = lead & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
+  for (std::size_t i = 1; i < len; ++i) {
+    if ((b(i) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i) & 0x3f);
+  }
+  const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < smallest[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return len;
+}
+
+// Code points that are valid text but act on the terminal rather than show:
+// the C1 controls (U+009B is CSI on terminals that take 8-bit controls) and
+// the bidi embeddings, overrides and isolates, which make a line read in a
+// different order than its bytes (a host name that shows as another).
+inline bool acts_on_terminal(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+}  // namespace printable_detail
+
+// Text from another machine (a conf value, a device name, a log line) made
+// safe to print: control bytes and DEL become \r, \n, \t or \xNN, bytes
+// that are not UTF-8 become \xNN, C1 controls and bidi overrides become
+// \uNNNN; other UTF-8 text ("Ménage", CJK) is kept. So data can never move
+// the cursor, retitle or recolour a terminal, or reorder a line, and the
+// reader still sees that something odd was there. The one escaping rule of
+// every text output (report/terminal_text.h).
+inline std::string printable(std::string_view text, LineBreaks breaks = LineBreaks::Escape) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u != 0x7f) {
-      out += c;
+  char buf[16];
+  for (std::size_t i = 0; i < text.size();) {
+    auto u = static_cast<unsigned char>(text[i]);
+    if (u >= 0x80) {
+      char32_t cp = 0;
+      std::size_t len = printable_detail::utf8_sequence(text.substr(i), cp);
+      if (len == 0) {
+        std::snprintf(buf, sizeof buf, "\\x%02x", u);
+        out += buf;
+        ++i;
+      } else if (printable_detail::acts_on_terminal(cp)) {
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+        out += buf;
+        i += len;
+      } else {
+        out.append(text.substr(i, len));
+        i += len;
+      }
       continue;
     }
-    const char* named = c == '\r' ? "\\r" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : nullptr;
+    ++i;
+    bool kept_break = breaks == LineBreaks::Keep && (u == '\n' || u == '\t');
+    if ((u >= 0x20 && u != 0x7f) || kept_break) {
+      out += static_cast<char>(u);
+      continue;
+    }
+    const char* named = u == '\r' ? "\\r" : u == '\n' ? "\\n" : u == '\t' ? "\\t" : nullptr;
     if (named) {
       out += named;
       continue;
     }
-    char buf[8];
     std::snprintf(buf, sizeof buf, "\\x%02x", u);
     out += buf;
   }

@@ -290,6 +290,21 @@ std::string deciding_rule(const std::vector<Side>& sides) {
   return "";
 }
 
+// Why the level did not let GDR through, or the NIC choice stayed open. A
+// path the files do not prove leaves both open: it is the cause to fix, not
+// the distance it hides nor NVLink (a level of LOC still decides alone).
+void level_and_choice_causes(const Context& c, const NetChoice& ch, Tri level_ok, GdrPrediction& p) {
+  GdrCause level = c.level.set ? GdrCause::LevelSetting : GdrCause::Distance;
+  if (ch.path_unknown) {
+    if (level_ok == Tri::No) p.causes.push_back(level);
+    p.causes.push_back(GdrCause::PathUnknown);
+    p.unknown_path = ch.path_why;
+    return;
+  }
+  if (level_ok != Tri::Yes) p.causes.push_back(level);
+  if (ch.certain != Tri::Yes) p.causes.push_back(GdrCause::NvlinkUnknown);
+}
+
 GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   GdrPrediction p;
   p.gpu = gpu.id;
@@ -331,8 +346,7 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   p.recv = tri_all({net.ok, dev.ok, lvl.ok, choice});
   if (net.ok != Tri::Yes) p.causes.push_back(c.nic_side.newer_nccl_would ? GdrCause::OldNccl : GdrCause::PeerMemory);
   if (dev.ok != Tri::Yes) p.causes.push_back(GdrCause::GpuSide);
-  if (lvl.ok != Tri::Yes) p.causes.push_back(c.level.set ? GdrCause::LevelSetting : GdrCause::Distance);
-  if (choice != Tri::Yes) p.causes.push_back(GdrCause::NvlinkUnknown);
+  level_and_choice_causes(c, ch, lvl.ok, p);
   if (p.recv == Tri::No) {
     p.send = Tri::No;  // the read rules cannot change anything
     p.decided_by = deciding_rule({net, dev, lvl});
@@ -349,6 +363,8 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
                                                  : GdrCause::ReadRule);
   }
   p.decided_by = deciding_rule({net, dev, lvl, read});
+  // The distance rule would be quoted, but the path behind it is not proven.
+  if (!p.causes.empty() && p.causes.front() == GdrCause::PathUnknown) p.decided_by = p.unknown_path;
   return p;
 }
 

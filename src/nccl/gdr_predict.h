@@ -58,6 +58,7 @@ enum class GdrCause {
   ReadSetting,    // NCCL_NET_GDR_READ=0
   ReadRule,       // send side needs an NVLink peer (pre-Ampere, or NCCL <= 2.18)
   NvlinkUnknown,  // whether the GPU has NVLink decides, and it is not known
+  PathUnknown,    // a PCIe path that could change the NIC choice is not proven by the files read
 };
 
 struct GdrPrediction {
@@ -77,6 +78,7 @@ struct GdrPrediction {
   std::string through;                // NIC side: "peer memory", "DMA-BUF", ...
   std::string decided_by;             // the one rule that decided, for pairs[].nccl.rule
   std::vector<GdrCause> causes;       // why send or recv is not Yes; empty when both are
+  std::string unknown_path;           // GdrCause::PathUnknown: why that path is unknown
   // NCCL selects GDR but the host makes registration fail (no fallback).
   std::vector<std::string> fail_reasons;
   std::vector<std::string> rules;  // each rule that decided, in words

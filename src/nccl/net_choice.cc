@@ -231,6 +231,45 @@ struct Ranked {
   RankKey key;
 };
 
+// Whether the GPU has, or may have, an NVLink peer: only then can another
+// GPU's path to a NIC make NCCL send through PXN.
+bool may_have_nvlink_peer(const NetChoiceInput& in, const Endpoint& gpu) {
+  if (!nvlink_paths_kept(in.settings)) return false;
+  if (!nvlink_known(in, gpu)) return true;
+  for (const Endpoint* g : in.gpus)
+    if (g != &gpu && nvlink_between(in, gpu, *g)) return true;
+  return false;
+}
+
+// The choice is undecided because of a path, not NVLink: the finding then
+// names the path's evidence rather than distance or NVLink.
+void undecided_by_path(NetChoice& ch, const std::string& why, const std::string& rule) {
+  ch.certain = Tri::Unknown;
+  ch.path_unknown = true;
+  if (ch.path_why.empty()) ch.path_why = printable(why);
+  ch.rules.push_back(rule);
+}
+
+// The first other GPU whose path to one of the NICs is unknown: that GPU
+// may be the NIC's closest one and carry this GPU's traffic (PXN).
+void unknown_peer_path(const NetChoiceInput& in, const Endpoint& gpu, const std::vector<NcclNet>& nets, NetChoice& ch) {
+  if (!may_have_nvlink_peer(in, gpu)) return;
+  for (const auto& n : nets) {
+    const Endpoint* nic = in.view.find(n.nic_id);
+    if (!nic) continue;
+    for (const Endpoint* g : in.gpus) {
+      if (g == &gpu) continue;
+      NcclClass c = view_path(in.view, *g, *nic);
+      if (c.path != NcclPath::Unknown) continue;
+      undecided_by_path(ch, c.why,
+                        "path from " + g->id + " to " + printable(n.name) + " unknown (" + printable(c.why) +
+                            "): whether NCCL sends " + gpu.id +
+                            "'s traffic through an NVLink peer's NIC (PXN) cannot be decided");
+      return;
+    }
+  }
+}
+
 std::vector<Ranked> routes(const NetChoiceInput& in, const Endpoint& gpu, const std::vector<NcclNet>& nets,
                            NetChoice& ch) {
   std::vector<Ranked> out;
@@ -262,6 +301,7 @@ std::vector<Ranked> routes(const NetChoiceInput& in, const Endpoint& gpu, const 
     ch.certain = Tri::Unknown;
     ch.rules.push_back(unknown_nvlink_rule(in, gpu));
   }
+  if (pxn_enabled(in) && pxn_could_matter && best_own != NcclPath::Unknown) unknown_peer_path(in, gpu, nets, ch);
   return out;
 }
 
@@ -272,6 +312,25 @@ bool better(const RankKey& a, const RankKey& b, bool by_bw) {
 
 bool equally_good(const RankKey& a, const RankKey& b, bool by_bw) {
   return (!by_bw || a.bw == b.bw) && a.type == b.type;
+}
+
+// A NIC whose own path from the GPU is unknown may be closer than the best
+// known one: then the choice, and with it the distance, is undecided. When
+// the best is already PIX (no PCIe path is closer) it can at most tie, which
+// changes only which of the equally good NICs carries channel 0.
+void unknown_routes(const NetChoiceInput& in, const Endpoint& gpu, const std::vector<Ranked>& all, const RankKey& best,
+                    bool by_bw, NetChoice& ch) {
+  for (const auto& r : all) {
+    if (r.route.own != NcclPath::Unknown || (by_bw && r.key.bw < best.bw)) continue;
+    std::string why = view_path(in.view, gpu, *r.route.nic).why;
+    std::string what =
+        "path from " + gpu.id + " to " + printable(r.route.net->name) + " unknown (" + printable(why) + ")";
+    if ((by_bw && r.key.bw > best.bw) || best.type > NcclPath::PIX) {
+      undecided_by_path(ch, why, what + ": it may be closer than the NIC chosen, so NCCL's choice cannot be decided");
+    } else {
+      ch.rules.push_back(what + ": it may be as close, so channel 0's NIC may differ");
+    }
+  }
 }
 
 void explain(const Endpoint& gpu, NetChoice& ch) {
@@ -324,9 +383,10 @@ NetChoice choose_net(const NetChoiceInput& in, const Endpoint& gpu, const std::v
   RankKey best =
       std::min_element(all.begin(), all.end(), [&](auto& a, auto& b) { return better(a.key, b.key, by_bw); })->key;
   if (best.type == NcclPath::Unknown) {
-    ch.certain = Tri::Unknown;
-    const Endpoint* nic = all.front().route.nic;
-    ch.rules.push_back("path from " + gpu.id + " to the NICs unknown: " + view_path(in.view, gpu, *nic).why);
+    std::string why = view_path(in.view, gpu, *all.front().route.nic).why;
+    undecided_by_path(ch, why, "path from " + gpu.id + " to the NICs unknown: " + why);
+  } else {
+    unknown_routes(in, gpu, all, best, by_bw, ch);
   }
   for (const auto& r : all)
     if (equally_good(r.key, best, by_bw)) ch.local.push_back(r.route);

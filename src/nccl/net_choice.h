@@ -39,6 +39,8 @@ struct NetChoice {
   // Unknown when an undecidable fact (NVLink for PXN, a path) could change
   // which device NCCL picks.
   Tri certain = Tri::Yes;
+  bool path_unknown = false;  // a PCIe path, not NVLink, left the choice undecided
+  std::string path_why;       // that path's reason (the first one), for the finding
 };
 
 struct NetChoiceInput {

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "host/text_format.h"
+#include "report/terminal_text.h"
 
 namespace gdrcheck {
 namespace {
@@ -12,6 +13,11 @@ std::string lines_of(const std::vector<std::size_t>& lines, std::size_t count) {
   for (std::size_t l : lines) s += (s.empty() ? "" : ", ") + std::to_string(l);
   if (count > lines.size()) s += ", ... (" + std::to_string(count) + " lines)";
   return s;
+}
+
+// Data values joined, as one line of terminal text.
+std::string listed(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  return safe_line(join(items, sep));
 }
 
 // "400", "12.5", "1.25": Gb/s without trailing zeros.
@@ -32,93 +38,96 @@ void write_speeds(std::ostream& out, const std::vector<NcclNetDeviceSpeed>& spee
     if (!d.link_layer.empty()) about.push_back(d.link_layer);
     if (d.port) about.push_back("port " + std::to_string(*d.port));
     if (!d.host.empty()) about.push_back(d.host);
-    out << sep << d.name << " " << gbps_text(d.speed_mbps) << " Gb/s";
-    if (!about.empty()) out << " (" << join(about, ", ") << ")";
+    out << sep << safe_line(d.name) << " " << gbps_text(d.speed_mbps) << " Gb/s";
+    if (!about.empty()) out << " (" << listed(about) << ")";
     sep = ", ";
   }
   out << "\n";
 }
 
 void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
-  out << "  " << (r.rccl ? "RCCL " : "NCCL ") << (r.nccl_version.empty() ? "version unknown" : r.nccl_version);
-  if (r.versions.size() > 1) out << " (versions in this file: " << join(r.versions, ", ") << ")";
+  out << "  " << (r.rccl ? "RCCL " : "NCCL ")
+      << (r.nccl_version.empty() ? "version unknown" : safe_line(r.nccl_version));
+  if (r.versions.size() > 1) out << " (versions in this file: " << listed(r.versions) << ")";
   out << "; " << r.ranks << " ranks";
-  if (!r.hosts.empty()) out << " on " << r.hosts.size() << " hosts (" << join(r.hosts, ", ") << ")";
-  out << "\n  network: " << (r.net_transport.empty() ? "unknown" : r.net_transport);
-  if (!r.net_devices.empty()) out << " (" << join(r.net_devices, " ") << ")";
-  if (!r.socket_interfaces.empty()) out << " sockets " << join(r.socket_interfaces, " ");
+  if (!r.hosts.empty()) out << " on " << r.hosts.size() << " hosts (" << listed(r.hosts) << ")";
+  out << "\n  network: " << (r.net_transport.empty() ? "unknown" : safe_line(r.net_transport));
+  if (!r.net_devices.empty()) out << " (" << listed(r.net_devices, " ") << ")";
+  if (!r.socket_interfaces.empty()) out << " sockets " << listed(r.socket_interfaces, " ");
   out << "\n";
   write_speeds(out, r.net_device_speeds);
   out << "  network connections: " << r.net_connections << ", with GDRDMA: " << r.gdr_connections << "\n";
   for (const auto& reason : r.reasons)
-    out << "  - " << reason.code << ": " << reason.message << " (line " << lines_of(reason.lines, reason.count)
-        << ")\n";
+    out << "  - " << safe_line(reason.code) << ": " << safe_line(reason.message) << " (line "
+        << lines_of(reason.lines, reason.count) << ")\n";
   for (const auto& s : r.ring_summaries)
     out << "  - note: 'use ring PXN " << s.pxn << " GDR " << s.gdr << "' (line " << s.line
         << ") is not proof by itself: it says GDR 1 on single-node communicators too\n";
   if (!detail) return;
   for (const auto& c : r.connections)
     out << "    line " << c.line << ": channel " << c.channel << "/" << c.conn_index << " " << c.from_rank << " -> "
-        << c.to_rank << " [" << net_side_name(c.side) << "] NET/" << c.net << "/" << c.dev
+        << c.to_rank << " [" << net_side_name(c.side) << "] NET/" << safe_line(c.net) << "/" << c.dev
         << (c.proxy_rank ? "(" + std::to_string(*c.proxy_rank) + ")" : "") << (c.gdr ? " GDRDMA" : " staged")
-        << (c.shared ? " shared" : "") << (c.host.empty() ? "" : " on " + c.host) << "\n";
+        << (c.shared ? " shared" : "") << (c.host.empty() ? "" : " on " + safe_line(c.host)) << "\n";
 }
 
 void write_busbw_vs_nics(std::ostream& out, const BusbwVsNics& c) {
   const BandwidthJudgement& j = c.judgement;
-  out << "  - busbw vs NICs: " << status_name(j.status) << ": " << j.summary << "\n";
+  out << "  - busbw vs NICs: " << status_name(j.status) << ": " << safe_line(j.summary) << "\n";
   if (c.expectation.known)
-    out << "    expected " << c.expectation.expected_busbw_gbytes << " GB/s (" << c.expectation.basis << "), pass at "
-        << c.expectation.pass_busbw_gbytes << " GB/s\n";
-  for (const auto& e : j.evidence) out << "    " << e << "\n";
-  for (const auto& a : c.expectation.assumptions) out << "    assumed: " << a << "\n";
-  if (!j.fix.empty()) out << "    fix: " << j.fix << "\n";
+    out << "    expected " << c.expectation.expected_busbw_gbytes << " GB/s (" << safe_line(c.expectation.basis)
+        << "), pass at " << c.expectation.pass_busbw_gbytes << " GB/s\n";
+  for (const auto& e : j.evidence) out << "    " << safe_lines(e, "      ") << "\n";
+  for (const auto& a : c.expectation.assumptions) out << "    assumed: " << safe_line(a) << "\n";
+  if (!j.fix.empty()) out << "    fix: " << safe_lines(j.fix, std::string(9, ' ')) << "\n";
 }
 
 void write_tests(std::ostream& out, const NcclTestsReport& t, const std::vector<BusbwVsNics>& vs_nics) {
   for (std::size_t i = 0; i < t.runs.size(); ++i) {
     const NcclTestsRun& run = t.runs[i];
-    out << "  " << (run.test_name.empty() ? "nccl-tests" : run.test_name) << ": " << run.rows.size() << " rows";
+    out << "  " << (run.test_name.empty() ? "nccl-tests" : safe_line(run.test_name)) << ": " << run.rows.size()
+        << " rows";
     if (!run.hosts.empty()) out << ", " << run.ranks.size() << " ranks on " << run.hosts.size() << " hosts";
     if (run.avg_busbw) out << ", avg busbw " << *run.avg_busbw << " GB/s";
     if (run.max_busbw)
       out << ", best out-of-place busbw " << *run.max_busbw << " GB/s at " << run.max_busbw_size.value_or(0) << " B";
     out << (run.failed ? ", FAILED" : "") << (run.complete ? "" : " (no footer: output cut?)") << "\n";
-    for (const auto& e : run.errors) out << "  - error: " << e << "\n";
+    for (const auto& e : run.errors) out << "  - error: " << safe_line(e) << "\n";
     if (i < vs_nics.size()) write_busbw_vs_nics(out, vs_nics[i]);
   }
   out << "  busbw is GB/s (1e9 bytes/s) of bus bandwidth, not Gb/s of line rate: 400 Gb/s NDR is 50 GB/s per NIC\n";
 }
 
 void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
-  out << "== " << a.file << " (" << artifact_kind_name(a.kind) << ")\n";
+  std::string file = safe_line(a.file);
+  out << "== " << file << " (" << artifact_kind_name(a.kind) << ")\n";
   if (!a.error.empty()) {
-    out << "  UNKNOWN: " << a.file << ": " << a.error << "\n\n";
+    out << "  UNKNOWN: " << file << ": " << safe_line(a.error) << "\n\n";
     return;
   }
-  out << "  " << status_name(a.status) << ": " << a.verdict << "\n";
+  out << "  " << status_name(a.status) << ": " << safe_line(a.verdict) << "\n";
   if (a.nccl_tests) write_tests(out, *a.nccl_tests, a.busbw_vs_nics);
   if (a.nccl_log && (a.kind == ArtifactKind::NcclLog || a.nccl_log->records > 0)) write_log(out, *a.nccl_log, detail);
   if (a.ibv)
     for (const auto& d : a.ibv->devices) {
-      out << "  " << d.name << " fw " << (d.fw.empty() ? "?" : d.fw) << ":";
+      out << "  " << safe_line(d.name) << " fw " << (d.fw.empty() ? "?" : safe_line(d.fw)) << ":";
       for (const auto& p : d.ports)
-        out << " port " << p.port << " " << p.state << "/" << p.physical_state << " "
+        out << " port " << p.port << " " << safe_line(p.state) << "/" << safe_line(p.physical_state) << " "
             << (p.rate_gbps ? std::to_string(static_cast<int>(*p.rate_gbps)) + " Gb/s" : "rate ?") << " "
-            << p.link_layer << ";";
+            << safe_line(p.link_layer) << ";";
       out << "\n";
     }
   if (a.gdscheck) {
     const GdscheckReport& g = *a.gdscheck;
-    out << "  GDS " << (g.gds_version.empty() ? "?" : g.gds_version) << ", nvidia-fs "
-        << (g.nvidia_fs_version.empty() ? "not loaded" : g.nvidia_fs_version)
-        << "; supported: " << join(g.supported, ", ") << "; unsupported: " << join(g.unsupported, ", ") << "\n";
-    for (const auto& n : g.notes) out << "  - " << n << "\n";
+    out << "  GDS " << (g.gds_version.empty() ? "?" : safe_line(g.gds_version)) << ", nvidia-fs "
+        << (g.nvidia_fs_version.empty() ? "not loaded" : safe_line(g.nvidia_fs_version))
+        << "; supported: " << listed(g.supported) << "; unsupported: " << listed(g.unsupported) << "\n";
+    for (const auto& n : g.notes) out << "  - " << safe_line(n) << "\n";
   }
   if (a.topology)
     out << "  " << a.topology->with_role(DeviceRole::Gpu).size() << " GPUs, "
-        << a.topology->with_role(DeviceRole::Nic).size() << " NICs (gdrcheck topo " << a.file << " shows the matrix)\n";
-  for (const auto& n : a.notes) out << "  - " << n << "\n";
+        << a.topology->with_role(DeviceRole::Nic).size() << " NICs (gdrcheck topo " << file << " shows the matrix)\n";
+  for (const auto& n : a.notes) out << "  - " << safe_line(n) << "\n";
   out << "\n";
 }
 
@@ -129,7 +138,7 @@ std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool det
   for (const auto& a : artifacts) write_artifact(out, a, detail);
   out << status_name(overall_status(artifacts)) << ": " << artifacts.size() << " input"
       << (artifacts.size() == 1 ? "" : "s") << " analysed\n";
-  return out.str();
+  return terminal_guard(out.str(), false);
 }
 
 }  // namespace gdrcheck

@@ -3,58 +3,58 @@
 #include <algorithm>
 #include <sstream>
 
+#include "report/terminal_text.h"
+
 namespace gdrcheck {
 namespace {
 
 std::string source_line(const Topology& t) {
   switch (t.kind) {
     case SourceKind::Sysfs:
-      return "sysfs under " + t.source;
+      return "sysfs under " + safe_line(t.source);
     case SourceKind::HwlocXml:
-      return "hwloc XML " + t.source;
+      return "hwloc XML " + safe_line(t.source);
     case SourceKind::NcclXml:
-      return "NCCL topology XML " + t.source;
+      return "NCCL topology XML " + safe_line(t.source);
     case SourceKind::SmiText:
-      return "nvidia-smi topo text " + t.source;
+      return "nvidia-smi topo text " + safe_line(t.source);
   }
-  return t.source;
+  return safe_line(t.source);
 }
 
+// `code` is terminal-safe already (safe_line()).
 std::string paint(const std::string& code, const TextStyle& style) {
-  if (!style.color) return code;
-  const char* c = nullptr;
-  if (code == "PIX" || code == "PXB" || code.rfind("NV", 0) == 0)
-    c = "\033[32m";
-  else if (code == "PHB" || code == "NODE")
-    c = "\033[33m";
-  else if (code == "SYS" || code == "?")
-    c = "\033[31m";
-  return c ? std::string(c) + code + "\033[0m" : code;
+  if (code == "PIX" || code == "PXB" || code.rfind("NV", 0) == 0) return painted(code, sgr::kGreen, style.color);
+  if (code == "PHB" || code == "NODE") return painted(code, sgr::kYellow, style.color);
+  if (code == "SYS" || code == "?") return painted(code, sgr::kRed, style.color);
+  return code;
 }
 
+// At least one space after `s`, so a long value (a cpulist, an escaped
+// name) never runs into the next column.
 std::string pad(const std::string& s, std::size_t width) {
-  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
 std::string affinity_cell(const Endpoint& e, bool numa) {
   if (numa) {
     auto it = e.attributes.find("NUMA Affinity");
-    if (it != e.attributes.end()) return it->second;
+    if (it != e.attributes.end()) return safe_line(it->second);
     return e.locality.numa >= 0 ? std::to_string(e.locality.numa) : "N/A";
   }
-  return e.locality.cpus.empty() ? "N/A" : e.locality.cpus;
+  return e.locality.cpus.empty() ? "N/A" : safe_line(e.locality.cpus);
 }
 
 void write_matrix(std::ostream& out, const Topology& t, const TopologyPaths& p, const TextStyle& style) {
   std::size_t w = 6;
-  for (const auto& id : p.ids) w = std::max(w, id.size() + 2);
+  for (const auto& id : p.ids) w = std::max(w, safe_line(id).size() + 2);
   out << pad("", w);
-  for (const auto& id : p.ids) out << pad(id, w);
+  for (const auto& id : p.ids) out << pad(safe_line(id), w);
   out << pad("CPU Affinity", 16) << "NUMA Affinity\n";
   for (const auto& row : p.ids) {
-    out << pad(row, w);
+    out << pad(safe_line(row), w);
     for (const auto& col : p.ids) {
-      std::string code = p.smi_at(row, col).code;
+      std::string code = safe_line(p.smi_at(row, col).code);
       out << paint(code, style) << std::string(w > code.size() ? w - code.size() : 1, ' ');
     }
     const Endpoint* e = t.find(row);
@@ -77,12 +77,12 @@ void write_legend(std::ostream& out, bool any_unknown) {
 }
 
 std::string describe(const Endpoint& e) {
-  std::string s = e.name;
+  std::string s = safe_line(e.name);
   if (e.address && e.name != e.address->str())
-    s += " (" + e.address->str() + ")";
+    s += " (" + safe_line(e.address->str()) + ")";
   else if (!e.address && e.role == DeviceRole::Nic)
     s += " (no PCI device)";
-  if (!e.model.empty()) s += " " + e.model;
+  if (!e.model.empty()) s += " " + safe_line(e.model);
   if (e.role == DeviceRole::Nic && !e.rdma_device) s += " — no RDMA device";
   return s;
 }
@@ -91,7 +91,7 @@ void write_nic_legend(std::ostream& out, const Topology& t) {
   auto nics = t.with_role(DeviceRole::Nic);
   if (nics.empty()) return;
   out << "\nNIC Legend:\n\n";
-  for (const Endpoint* n : nics) out << "  " << n->id << ": " << describe(*n) << "\n";
+  for (const Endpoint* n : nics) out << "  " << safe_line(n->id) << ": " << describe(*n) << "\n";
 }
 
 void write_other_legend(std::ostream& out, const Topology& t) {
@@ -101,8 +101,8 @@ void write_other_legend(std::ostream& out, const Topology& t) {
       if (!e->address && e->model.empty()) continue;
       if (!header) out << "\nDevices:\n\n";
       header = true;
-      out << "  " << e->id << ": " << (e->address ? e->address->str() : std::string("?"));
-      if (!e->model.empty()) out << " " << e->model;
+      out << "  " << safe_line(e->id) << ": " << (e->address ? safe_line(e->address->str()) : std::string("?"));
+      if (!e->model.empty()) out << " " << safe_line(e->model);
       out << "\n";
     }
 }
@@ -111,16 +111,16 @@ void write_closest(std::ostream& out, const Topology& t, const TopologyPaths& p)
   if (p.closest.empty()) return;
   out << "\nClosest NIC per GPU (nvidia-smi class; NCCL's view):\n\n";
   for (const auto& c : p.closest) {
-    out << "  " << pad(c.gpu, 6);
+    out << "  " << pad(safe_line(c.gpu), 6);
     if (c.nics.empty()) {
       out << "no NIC with a known path\n";
       continue;
     }
     for (std::size_t i = 0; i < c.nics.size(); ++i) {
       const Endpoint* n = t.find(c.nics[i]);
-      out << (i ? ", " : "") << c.nics[i] << " " << n->name;
+      out << (i ? ", " : "") << safe_line(c.nics[i]) << " " << (n ? safe_line(n->name) : std::string("?"));
     }
-    out << "  " << c.smi_code << "; NCCL " << c.nccl_code;
+    out << "  " << safe_line(c.smi_code) << "; NCCL " << safe_line(c.nccl_code);
     if (c.smi_code == "PIX" || c.smi_code == "PXB" || c.nccl_code == "PIX" || c.nccl_code == "PXB")
       out << " (GPUDirect RDMA by default)\n";
     else
@@ -146,8 +146,8 @@ void write_nccl_differences(std::ostream& out, const Topology& t, const Topology
       const PathCell& s = p.smi_at(g->id, n->id);
       const PathCell& c = p.nccl_at(g->id, n->id);
       if (!differs(s.code, c.code)) continue;
-      body << "  " << g->id << "-" << n->id << ": nvidia-smi " << s.code << ", NCCL " << c.code << " — " << c.why
-           << "\n";
+      body << "  " << safe_line(g->id) << "-" << safe_line(n->id) << ": nvidia-smi " << safe_line(s.code) << ", NCCL "
+           << safe_line(c.code) << " — " << safe_line(c.why) << "\n";
     }
   if (body.str().empty()) {
     if (!gpus.empty() && !nics.empty()) out << "\nNCCL's view: same classes as above (NODE counts as PHB).\n";
@@ -162,7 +162,7 @@ std::string render_topo_text(const Topology& t, const TopologyPaths& p, const Te
   std::ostringstream out;
   auto gpus = t.with_role(DeviceRole::Gpu);
   out << "Topology from " << source_line(t) << "\n";
-  if (gpus.empty()) out << "No NVIDIA GPU found in " << t.source << ".\n";
+  if (gpus.empty()) out << "No NVIDIA GPU found in " << safe_line(t.source) << ".\n";
   out << "\n";
   if (p.ids.empty()) {
     out << "No GPUs, NICs or selected devices to show.\n";
@@ -177,9 +177,9 @@ std::string render_topo_text(const Topology& t, const TopologyPaths& p, const Te
   }
   if (!t.notes.empty()) {
     out << "\nNotes:\n";
-    for (const auto& n : t.notes) out << "  - " << n << "\n";
+    for (const auto& n : t.notes) out << "  - " << safe_line(n) << "\n";
   }
-  return out.str();
+  return terminal_guard(out.str(), style.color);
 }
 
 }  // namespace gdrcheck

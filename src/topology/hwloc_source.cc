@@ -3,16 +3,21 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 
+#include "host/isolated_call.h"
 #include "host/pci_names.h"
+#include "host/root_audit.h"
 #include "host/sysfs_values.h"
 #include "host/text_format.h"
+#include "host/user_file.h"
 #include "topology/input_error.h"
+#include "topology/path_evidence.h"
 
 namespace gdrcheck {
 namespace {
@@ -39,6 +44,11 @@ class ScopedEnv {
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
 };
 
+// Long enough for hwloc to read the largest topology file we accept (64
+// MiB) on a slow machine; a recorded root of a big node takes well under a
+// second.
+constexpr std::chrono::milliseconds kHwlocProbeLimit{60'000};
+
 using HwlocTopo = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
 
 HwlocTopo new_topology() {
@@ -48,9 +58,12 @@ HwlocTopo new_topology() {
   // and in other builds CUDA, NVML, ROCm SMI and Level Zero. The Linux
   // backend reads PCI from sysfs under HWLOC_FSROOT, so results must not
   // depend on which plugins a host has.
+  // hwloc_xml_libxml.so: libxml2's importer in hwloc 2.9 crashes on a
+  // document with entities; hwloc's built-in reader loads every lstopo file.
   ScopedEnv env;
   env.set("HWLOC_PLUGINS_BLACKLIST",
-          "hwloc_pci.so,hwloc_opencl.so,hwloc_gl.so,hwloc_cuda.so,hwloc_nvml.so,hwloc_rsmi.so,hwloc_levelzero.so");
+          "hwloc_pci.so,hwloc_opencl.so,hwloc_gl.so,hwloc_cuda.so,hwloc_nvml.so,hwloc_rsmi.so,hwloc_levelzero.so,"
+          "hwloc_xml_libxml.so");
   hwloc_topology_t t = nullptr;
   hwloc_topology_init(&t);
   // Keep every bridge and PCI function: user-named extra devices and the
@@ -317,9 +330,7 @@ void note_missing_rdma_class(Topology& t, const Root& root) {
     t.notes.push_back("some Mellanox functions have no RDMA device in /sys/class/infiniband");
 }
 
-}  // namespace
-
-Topology read_sysfs_topology(const Root& root, const DeviceSelection& extra) {
+Topology load_sysfs_in_process(const Root& root, const DeviceSelection& extra) {
   HwlocTopo topo = new_topology();
   {
     ScopedEnv env;
@@ -334,9 +345,49 @@ Topology read_sysfs_topology(const Root& root, const DeviceSelection& extra) {
   Topology t = convert(topo.get(), SourceKind::Sysfs, source, extra);
   enrich_from_sysfs(t, root);
   place_from_numa_node(t, root);
+  mark_unproven_paths(t, root);
   note_missing_rdma_class(t, root);
   if (!root.is_dir("/sys/bus/pci/devices")) t.notes.push_back("no /sys/bus/pci/devices under " + source);
   return t;
+}
+
+Topology load_xml_in_process(const std::string& text, const std::string& source, const DeviceSelection& extra) {
+  HwlocTopo topo = new_topology();
+  // hwloc picks its XML reader once per process, from these variables, at
+  // the first XML load; HWLOC_LIBXML would override HWLOC_LIBXML_IMPORT.
+  ScopedEnv env;
+  env.set("HWLOC_LIBXML", "0");
+  env.set("HWLOC_LIBXML_IMPORT", "0");
+  env.set("HWLOC_HIDE_ERRORS", "1");
+  // From memory: hwloc opens no file, so nothing can be swapped in between
+  // our checks and its read.
+  if (hwloc_topology_set_xmlbuffer(topo.get(), text.data(), static_cast<int>(text.size())) != 0 ||
+      hwloc_topology_load(topo.get()) != 0)
+    throw InputError(source, "not a topology hwloc can load (hwloc XML v1/v2 expected)");
+  return convert(topo.get(), SourceKind::HwlocXml, source, extra);
+}
+
+// hwloc 2.9 segfaults on some malformed XML even with its own minimal
+// reader (a NUMANode nested under a v1 Socket, found by fuzzing) and its
+// sysfs reader can be led into long loops by a crafted tree. Input from
+// another machine is loaded in a throwaway child first; only a load that
+// ends there cleanly (or fails with our own error, repeated below) is done
+// in this process.
+void probe_in_child(const std::function<void()>& load, const std::string& source) {
+  IsolatedEnd end = run_isolated(load, kHwlocProbeLimit);
+  if (end.finished() || end.kind == IsolatedEnd::Kind::Failed) return;
+  throw InputError(source, "hwloc " + end.describe() + " while reading it; gdrcheck does not load it");
+}
+
+}  // namespace
+
+Topology read_sysfs_topology(const Root& root, const DeviceSelection& extra) {
+  if (root.is_live()) return load_sysfs_in_process(root, extra);
+  // hwloc opens files under HWLOC_FSROOT with plain openat(): a link out of
+  // a recorded tree would be read on this machine, as root.
+  audit_root_for_hwloc(root);
+  probe_in_child([&] { load_sysfs_in_process(root, extra); }, root.dir());
+  return load_sysfs_in_process(root, extra);
 }
 
 bool looks_like_hwloc_xml(std::string_view text) {
@@ -344,13 +395,44 @@ bool looks_like_hwloc_xml(std::string_view text) {
   return pos != std::string_view::npos && pos < 512;
 }
 
+void refuse_xml_declarations(std::string_view text, const std::string& source) {
+  // Entity declarations are what expansion bombs and the libxml importer
+  // crash are made of; hwloc writes none.
+  if (text.find("<!ENTITY") != std::string_view::npos)
+    throw InputError(source, "declares an XML entity (<!ENTITY); hwloc XML has none, so gdrcheck does not load it");
+  std::string_view doctype = "<!DOCTYPE";
+  std::size_t i = 0;
+  // Each DOCTYPE is scanned to its closing '>' (outside quoted names) and
+  // the search goes on from there: one pass over the text, however hostile.
+  while ((i = text.find(doctype, i)) != std::string_view::npos) {
+    char quote = 0;
+    for (i += doctype.size(); i < text.size(); ++i) {
+      char c = text[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '[') {
+        throw InputError(source,
+                         "has a DOCTYPE with its own declarations (<!DOCTYPE ... [...]>); hwloc XML has none, so "
+                         "gdrcheck does not load it");
+      } else if (c == '>') {
+        break;
+      }
+    }
+  }
+}
+
+Topology read_hwloc_xml_text(const std::string& text, const std::string& source, const DeviceSelection& extra) {
+  refuse_xml_declarations(text, source);
+  if (text.size() > kMaxTopologyFile)
+    throw InputError(source, "larger than " + std::to_string(kMaxTopologyFile >> 20) + " MiB; not a topology file");
+  probe_in_child([&] { load_xml_in_process(text, source, extra); }, source);
+  return load_xml_in_process(text, source, extra);
+}
+
 Topology read_hwloc_xml(const std::string& path, const DeviceSelection& extra) {
-  HwlocTopo topo = new_topology();
-  ScopedEnv env;
-  env.set("HWLOC_HIDE_ERRORS", "1");
-  if (hwloc_topology_set_xml(topo.get(), path.c_str()) != 0 || hwloc_topology_load(topo.get()) != 0)
-    throw InputError(path, "not a topology hwloc can load (hwloc XML v1/v2 expected)");
-  return convert(topo.get(), SourceKind::HwlocXml, path, extra);
+  return read_hwloc_xml_text(read_user_file(path, kMaxTopologyFile, "topology file"), path, extra);
 }
 
 }  // namespace gdrcheck

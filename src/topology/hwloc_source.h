@@ -3,6 +3,7 @@
 // file. One adapter serves both, so live and recorded hosts are read alike.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,10 +22,26 @@ struct DeviceSelection {
   std::vector<uint32_t> class_prefixes;  // 0x0b40 matches 0x0b40xx; 0x0b4000 matches exactly
 };
 
+// No real topology file is near this; larger input is refused, not cut.
+inline constexpr std::size_t kMaxTopologyFile = 64u << 20;  // 64 MiB
+
+// A recorded root (not the live "/") is audited first (host/root_audit.h):
+// hwloc is handed no tree with a link out of it or a FIFO or device in it.
+// Throws InputError naming the root and the offending path.
 Topology read_sysfs_topology(const Root& root, const DeviceSelection& extra = {});
 
 bool looks_like_hwloc_xml(std::string_view text);
-// Throws InputError for a file hwloc cannot load.
+// Throws InputError for a file that is missing, not a regular file, larger
+// than kMaxTopologyFile, or that read_hwloc_xml_text() refuses.
 Topology read_hwloc_xml(const std::string& path, const DeviceSelection& extra = {});
+// Loads hwloc XML from memory; `source` names it in errors and in the
+// result ("-" for standard input). Always through hwloc's own minimal XML
+// reader, never libxml2; a document with a DTD internal subset or an
+// entity declaration is refused before hwloc sees it. Throws InputError.
+Topology read_hwloc_xml_text(const std::string& text, const std::string& source, const DeviceSelection& extra = {});
+// Throws InputError(source, …) when `text` declares entities or has a
+// DOCTYPE with its own declarations ("[...]"). lstopo's own
+// <!DOCTYPE topology SYSTEM "hwloc2.dtd"> passes.
+void refuse_xml_declarations(std::string_view text, const std::string& source);
 
 }  // namespace gdrcheck

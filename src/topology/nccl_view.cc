@@ -271,6 +271,8 @@ NcclClass nccl_class(const Topology& t, const Endpoint& a, const Endpoint& b) {
     if (nvlink_to(a, b) || nvlink_to(b, a)) return {NcclPath::NVL, "direct NVLink between the GPUs"};
     if (nvlink_to_nvswitch(a) && nvlink_to_nvswitch(b)) return {NcclPath::NVL, "both GPUs have NVLinks to NVSwitches"};
   }
+  // A tree that lost a bridge would still give a type, and a wrong one.
+  if (std::string why = unproven_path_between(a, b); !why.empty()) return {NcclPath::Unknown, why};
   if (t.tree != TreeStyle::Switches) return {NcclPath::Unknown, "not an NCCL switch tree (use nccl_view first)"};
   int na = a.node, nb = b.node;
   if (na < 0 || nb < 0 || na >= static_cast<int>(t.nodes.size()) || nb >= static_cast<int>(t.nodes.size()))

@@ -65,6 +65,8 @@ SmiClass smi_class(const Topology& t, const Endpoint& a, const Endpoint& b) {
     int sa = nvswitch_links(a), sb = nvswitch_links(b);
     if (sa > 0 && sb > 0) return {SmiPath::NVLink, std::min(sa, sb), "NVLinks to NVSwitches"};
   }
+  // A tree that lost a bridge would still give a class, and a wrong one.
+  if (std::string why = unproven_path_between(a, b); !why.empty()) return {SmiPath::Unknown, 0, why};
   if (t.tree == TreeStyle::None || a.node < 0 || b.node < 0) return {SmiPath::Unknown, 0, "no PCI tree for this pair"};
 
   std::vector<int> ca = t.bridge_chain(a.node), cb = t.bridge_chain(b.node);

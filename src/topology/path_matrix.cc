@@ -45,11 +45,23 @@ int closeness(const std::string& code) {
   return static_cast<int>(parse_smi_code(code).path);
 }
 
+// A NIC whose path to the GPU is not proven may be the closest one, so the
+// GPU's closest NICs are then undecided (left empty).
+bool unproven_to_any(const Endpoint& gpu, const std::vector<const Endpoint*>& nics) {
+  for (const Endpoint* n : nics)
+    if (!unproven_path_between(gpu, *n).empty()) return true;
+  return false;
+}
+
 void fill_closest(const Topology& t, TopologyPaths& p) {
   auto nics = t.with_role(DeviceRole::Nic);
   for (const Endpoint* g : t.with_role(DeviceRole::Gpu)) {
     ClosestNic c;
     c.gpu = g->id;
+    if (unproven_to_any(*g, nics)) {
+      p.closest.push_back(std::move(c));
+      continue;
+    }
     int best = static_cast<int>(SmiPath::Unknown);
     for (const Endpoint* n : nics) {
       int rank = closeness(p.smi_at(g->id, n->id).code);

@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "topology/input_error.h"
@@ -93,38 +94,56 @@ std::vector<std::string> clean_lines(std::string_view text) {
 // ------------------------------------------------------------------- words
 
 // A word with its columns after tab expansion, so that cells a terminal
-// turned into spaces can be put back into tab cells (see tail_cells).
+// turned into spaces can be put back into tab cells (see tail_cells). The
+// text is a view into its cleaned line: words are made for every line of
+// the input, and copies would dominate the cost of reading it.
 struct Word {
-  std::string text;
+  std::string_view text;
   std::size_t col = 0, end = 0;
 };
 
 std::vector<Word> words_of(std::string_view line) {
   std::vector<Word> words;
   std::size_t col = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  for (std::size_t i = 0; i < line.size();) {
     char c = line[i];
     if (is_blank(c)) {
       col = c == '\t' ? (col / kTabStop + 1) * kTabStop : col + 1;
+      ++i;
       continue;
     }
-    if (i == 0 || is_blank(line[i - 1])) words.push_back({"", col, col});
-    words.back().text += c;
-    words.back().end = ++col;
+    std::size_t start = i, start_col = col;
+    for (; i < line.size() && !is_blank(line[i]); ++i) ++col;
+    words.push_back({line.substr(start, i - start), start_col, col});
   }
   return words;
 }
 
+// The cleaned lines and their words, split once: the matrix search, the
+// rows, the legend and the notes all look at the same words.
+struct Text {
+  std::vector<std::string> lines;
+  std::vector<std::vector<Word>> words;  // views into `lines`
+
+  explicit Text(std::string_view raw) : lines(clean_lines(raw)) {
+    words.reserve(lines.size());
+    for (const auto& line : lines) words.push_back(words_of(line));
+  }
+  // A copy would keep views into the original's lines.
+  Text(const Text&) = delete;
+  Text& operator=(const Text&) = delete;
+};
+
 // ------------------------------------------------------------ codes, labels
 
-bool is_code(const std::string& w) {
-  return w == "N/A" || parse_smi_code(w).path != SmiPath::Unknown;
+bool is_code(std::string_view w) {
+  return w == "N/A" || parse_smi_code(std::string(w)).path != SmiPath::Unknown;
 }
 
 // `nvidia-smi topo -p2p` statuses: a matrix made of these is not `topo -m`.
-bool is_p2p_status(const std::string& w) {
-  static const std::set<std::string> kStatus = {"OK", "CNS", "GNS", "TNS", "NS", "DR", "U"};
-  return kStatus.count(w) > 0;
+bool is_p2p_status(std::string_view w) {
+  static constexpr std::array<std::string_view, 7> kStatus = {"OK", "CNS", "GNS", "TNS", "NS", "DR", "U"};
+  return std::find(kStatus.begin(), kStatus.end(), w) != kStatus.end();
 }
 
 // Length of the code starting at w[i] (longest NV# run), 0 if none.
@@ -143,13 +162,13 @@ std::size_t code_at(std::string_view w, std::size_t i) {
 // "NODENODE" → {NODE, NODE}; {} when the word is not two or more codes run
 // together. Codes all start with a letter and NV# eats digits only, so the
 // greedy split is the only one.
-std::vector<std::string> split_glued_codes(const std::string& w) {
+std::vector<std::string> split_glued_codes(std::string_view w) {
   if (w.size() > kMaxGluedWord || is_code(w)) return {};
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < w.size();) {
     std::size_t n = code_at(w, i);
     if (n == 0) return {};
-    parts.push_back(w.substr(i, n));
+    parts.emplace_back(w.substr(i, n));
     i += n;
   }
   return parts.size() > 1 ? parts : std::vector<std::string>{};
@@ -175,7 +194,7 @@ bool is_device_label(std::string_view w) {
 }
 
 // "NIC8NIC9" → {NIC8, NIC9}; {} when the word is not labels run together.
-std::vector<std::string> split_glued_labels(const std::string& w) {
+std::vector<std::string> split_glued_labels(std::string_view w) {
   if (w.size() > kMaxGluedWord || is_device_label(w)) return {};
   std::vector<std::string> parts(1);
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -237,9 +256,9 @@ Header parse_header(const std::vector<Word>& words) {
   Header h;
   std::size_t i = 0;
   for (; i < words.size(); ++i) {
-    const std::string& w = words[i].text;
+    std::string_view w = words[i].text;
     if (is_device_label(w)) {
-      h.devices.push_back(w);
+      h.devices.emplace_back(w);
     } else if (auto parts = split_glued_labels(w); !parts.empty()) {
       h.devices.insert(h.devices.end(), parts.begin(), parts.end());
       h.glued = true;
@@ -248,7 +267,7 @@ Header parse_header(const std::vector<Word>& words) {
     }
   }
   std::vector<std::string> rest;
-  for (; i < words.size(); ++i) rest.push_back(words[i].text);
+  for (; i < words.size(); ++i) rest.emplace_back(words[i].text);
   h.columns = group_column_names(rest);
   return h;
 }
@@ -256,7 +275,7 @@ Header parse_header(const std::vector<Word>& words) {
 // -------------------------------------------------------------------- rows
 
 struct Cell {
-  std::string text;
+  std::string_view text;         // a view into the line
   std::size_t col = 0, end = 0;  // only meaningful for space-separated lines
 };
 
@@ -270,16 +289,17 @@ struct Row {
 // Cells of a line. With tabs, tab cells keep their empties (an empty CPU
 // affinity is a real cell); a tab cell holding several words (mixed
 // spacing) counts as several cells. Without tabs, the words.
-std::vector<Cell> cells_of(const std::string& line) {
+std::vector<Cell> cells_of(std::string_view line, const std::vector<Word>& line_words) {
   std::vector<Cell> cells;
-  if (line.find('\t') == std::string::npos) {
-    for (auto& w : words_of(line)) cells.push_back({w.text, w.col, w.end});
+  if (line.find('\t') == std::string_view::npos) {
+    cells.reserve(line_words.size());
+    for (const auto& w : line_words) cells.push_back({w.text, w.col, w.end});
     return cells;
   }
   std::size_t start = 0;
   while (start <= line.size()) {
     std::size_t tab = std::min(line.find('\t', start), line.size());
-    auto words = words_of(std::string_view(line).substr(start, tab - start));
+    auto words = words_of(line.substr(start, tab - start));
     if (words.empty()) cells.push_back({});
     for (auto& w : words) cells.push_back({w.text, 0, 0});
     start = tab + 1;
@@ -296,7 +316,7 @@ std::vector<std::string> tail_from_positions(const std::vector<Cell>& cells, std
   for (std::size_t i = first; i < cells.size(); ++i) {
     std::size_t stops = cells[i].col / kTabStop - prev_end / kTabStop;
     for (std::size_t k = 1; k < stops && tail.size() < max_cells; ++k) tail.emplace_back();
-    tail.push_back(cells[i].text);
+    tail.emplace_back(cells[i].text);
     prev_end = cells[i].end;
   }
   return tail;
@@ -320,18 +340,19 @@ std::vector<std::pair<std::string, std::string>> assign_columns(std::vector<std:
 
 // Splits a row into its label, `n` device codes and the affinity cells.
 // Returns nullopt (with `problem` set) when the row is short of codes.
-std::optional<Row> parse_row(const std::string& line, const Header& h, std::string* problem) {
-  std::vector<Cell> cells = cells_of(line);
+std::optional<Row> parse_row(std::string_view line, const std::vector<Word>& line_words, const Header& h,
+                             std::string* problem) {
+  std::vector<Cell> cells = cells_of(line, line_words);
   std::size_t i = 0;
   while (i < cells.size() && cells[i].text.empty()) ++i;
   if (i == cells.size()) return std::nullopt;
   Row row;
-  row.label = cells[i++].text;
+  row.label = std::string(cells[i++].text);
   std::size_t n = h.devices.size(), prev_end = cells[i - 1].end;
   for (; i < cells.size() && row.codes.size() < n; ++i) {
     if (cells[i].text.empty()) continue;
     auto parts = split_glued_codes(cells[i].text);
-    if (parts.empty() || row.codes.size() + parts.size() > n) parts = {cells[i].text};
+    if (parts.empty() || row.codes.size() + parts.size() > n) parts = {std::string(cells[i].text)};
     row.glued |= parts.size() > 1;
     row.codes.insert(row.codes.end(), parts.begin(), parts.end());
     prev_end = cells[i].end;
@@ -341,9 +362,9 @@ std::optional<Row> parse_row(const std::string& line, const Header& h, std::stri
                std::to_string(n) + " devices";
     return std::nullopt;
   }
-  bool spaced = line.find('\t') == std::string::npos;
+  bool spaced = line.find('\t') == std::string_view::npos;
   std::vector<std::string> tail;
-  for (std::size_t j = i; j < cells.size(); ++j) tail.push_back(cells[j].text);
+  for (std::size_t j = i; j < cells.size(); ++j) tail.emplace_back(cells[j].text);
   if (spaced && tail.size() < h.columns.size()) tail = tail_from_positions(cells, i, prev_end, 2 * h.columns.size());
   row.values = assign_columns(std::move(tail), h.columns);
   return row;
@@ -363,16 +384,16 @@ bool is_legend_line(const std::vector<Word>& w) {
 
 // Rows follow the header (blank lines allowed) until the legend or a line
 // that is not the row of a header device not yet seen.
-Matrix read_matrix(const std::vector<std::string>& lines, std::size_t header_line, std::string* problem) {
+Matrix read_matrix(const Text& text, std::size_t header_line, std::string* problem) {
   Matrix m;
-  m.header = parse_header(words_of(lines[header_line]));
-  std::set<std::string> labels(m.header.devices.begin(), m.header.devices.end()), seen;
+  m.header = parse_header(text.words[header_line]);
+  std::set<std::string, std::less<>> labels(m.header.devices.begin(), m.header.devices.end()), seen;
   std::size_t i = header_line + 1;
-  for (; i < lines.size(); ++i) {
-    auto words = words_of(lines[i]);
+  for (; i < text.lines.size(); ++i) {
+    const auto& words = text.words[i];
     if (words.empty()) continue;
     if (is_legend_line(words) || !labels.count(words[0].text) || seen.count(words[0].text)) break;
-    auto row = parse_row(lines[i], m.header, problem);
+    auto row = parse_row(text.lines[i], words, m.header, problem);
     if (!row) break;
     seen.insert(row->label);
     m.rows.push_back(std::move(*row));
@@ -410,13 +431,13 @@ bool is_label_of(std::string_view label, std::string_view prefix) {
 }
 
 // "NICk: mlx5_3" lines after the matrix, up to the next header.
-std::map<std::string, std::string> read_nic_legend(const std::vector<std::string>& lines, std::size_t from) {
+std::map<std::string, std::string> read_nic_legend(const Text& text, std::size_t from) {
   std::map<std::string, std::string> legend;
-  for (std::size_t i = from; i < lines.size(); ++i) {
-    auto w = words_of(lines[i]);
+  for (std::size_t i = from; i < text.lines.size(); ++i) {
+    const auto& w = text.words[i];
     if (is_header_start(w)) break;
     if (w.size() == 2 && w[0].text.size() > 1 && w[0].text.back() == ':') {
-      std::string key = w[0].text.substr(0, w[0].text.size() - 1);
+      std::string key(w[0].text.substr(0, w[0].text.size() - 1));
       if (is_label_of(key, "NIC")) legend.emplace(key, w[1].text);
     }
   }
@@ -465,8 +486,7 @@ void apply_values(Endpoint& e, const Row& row) {
   }
 }
 
-void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::string>& legend,
-               const std::vector<std::string>& lines) {
+void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::string>& legend, const Text& text) {
   std::vector<std::string> old_style, unnamed, missing, unknown, glued;
   std::set<std::string> rows;
   for (const auto& r : m.rows) {
@@ -490,19 +510,19 @@ void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::st
   // Old drivers print SOC in the cells and a "SOC  = ..." legend line.
   bool soc = std::any_of(m.rows.begin(), m.rows.end(),
                          [](auto& r) { return std::find(r.codes.begin(), r.codes.end(), "SOC") != r.codes.end(); });
-  for (std::size_t i = m.end_line; i < lines.size() && !soc; ++i) {
-    auto w = words_of(lines[i]);
+  for (std::size_t i = m.end_line; i < text.lines.size() && !soc; ++i) {
+    const auto& w = text.words[i];
     soc = !w.empty() && w[0].text == "SOC";
   }
   if (soc) t.notes.push_back("legend uses SOC (old driver): SOC means SYS");
 }
 
-Topology build(const Matrix& m, const std::vector<std::string>& lines, const std::string& source) {
+Topology build(const Matrix& m, const Text& text, const std::string& source) {
   Topology t;
   t.kind = SourceKind::SmiText;
   t.source = source;
   t.tree = TreeStyle::None;
-  auto legend = read_nic_legend(lines, m.end_line);
+  auto legend = read_nic_legend(text, m.end_line);
   t.endpoints = make_endpoints(m.header, legend);
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < m.header.devices.size(); ++i) index[m.header.devices[i]] = i;
@@ -511,7 +531,7 @@ Topology build(const Matrix& m, const std::vector<std::string>& lines, const std
     apply_values(e, row);
     for (std::size_t c = 0; c < row.codes.size(); ++c) t.printed_matrix[{e.id, t.endpoints[c].id}] = row.codes[c];
   }
-  add_notes(t, m, legend, lines);
+  add_notes(t, m, legend, text);
   return t;
 }
 
@@ -523,13 +543,13 @@ std::string duplicate_label(const Header& h) {
 }
 
 // First header whose rows form a `topo -m` matrix; p2p matrices are skipped.
-Matrix find_matrix(const std::vector<std::string>& lines, const std::string& source, std::vector<std::string>* notes) {
+Matrix find_matrix(const Text& text, const std::string& source, std::vector<std::string>* notes) {
   std::string problem = "no header row starting with GPU0 found (not `nvidia-smi topo -m` output)";
   bool damaged = false;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!is_header_start(words_of(lines[i]))) continue;
+  for (std::size_t i = 0; i < text.lines.size(); ++i) {
+    if (!is_header_start(text.words[i])) continue;
     std::string row_problem;
-    Matrix m = read_matrix(lines, i, &row_problem);
+    Matrix m = read_matrix(text, i, &row_problem);
     if (auto d = duplicate_label(m.header); !d.empty()) row_problem = "header names device " + d + " twice";
     if (!row_problem.empty()) {
       // A damaged matrix is the most useful thing to report, unless a
@@ -556,11 +576,11 @@ Matrix find_matrix(const std::vector<std::string>& lines, const std::string& sou
 
 bool looks_like_smi_text(std::string_view text) {
   if (text.empty() || looks_binary(text)) return false;
-  auto lines = clean_lines(text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!is_header_start(words_of(lines[i]))) continue;
+  const Text split(text);
+  for (std::size_t i = 0; i < split.lines.size(); ++i) {
+    if (!is_header_start(split.words[i])) continue;
     std::string problem;
-    Matrix m = read_matrix(lines, i, &problem);
+    Matrix m = read_matrix(split, i, &problem);
     if (is_p2p_matrix(m)) continue;
     for (const auto& r : m.rows)
       if (std::any_of(r.codes.begin(), r.codes.end(), is_code)) return true;
@@ -572,10 +592,10 @@ Topology read_smi_text(std::string_view text, const std::string& source_name) {
   bool blank = std::all_of(text.begin(), text.end(), [](char c) { return is_blank(c) || c == '\n' || c == '\r'; });
   if (blank) throw InputError(source_name, "empty input");
   if (looks_binary(text)) throw InputError(source_name, "binary data, not `nvidia-smi topo -m` text");
-  auto lines = clean_lines(text);
+  const Text split(text);
   std::vector<std::string> notes;
-  Matrix m = find_matrix(lines, source_name, &notes);
-  Topology t = build(m, lines, source_name);
+  Matrix m = find_matrix(split, source_name, &notes);
+  Topology t = build(m, split, source_name);
   t.notes.insert(t.notes.begin(), notes.begin(), notes.end());
   return t;
 }

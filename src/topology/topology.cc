@@ -62,6 +62,12 @@ std::optional<int> Endpoint::int_attribute(const std::string& name) const {
   return static_cast<int>(v);
 }
 
+std::string unproven_path_between(const Endpoint& a, const Endpoint& b) {
+  if (a.path_unproven.empty()) return b.path_unproven;
+  if (b.path_unproven.empty() || a.path_unproven == b.path_unproven) return a.path_unproven;
+  return a.path_unproven + "; " + b.path_unproven;
+}
+
 std::vector<PciAddress> pci_functions(const Topology& t) {
   std::vector<PciAddress> out;
   for (const auto& n : t.nodes)

@@ -72,6 +72,10 @@ struct Endpoint {
   int node = -1;  // index into Topology::nodes; -1 when the source has no tree
   Locality locality;
   bool rdma_device = true;  // NIC only: false for a Mellanox function without one
+  // Why this device's PCIe path cannot be proven (a bridge on its sysfs path
+  // that the tree lacks, a config that cannot be read); empty = proven.
+  // Every path class involving it is then Unknown with this reason.
+  std::string path_unproven;
   std::vector<NvLinkPeer> nvlinks;
   // Source-specific facts kept for later checks (NCCL XML gdr="1",
   // speed, port; sysfs driver name; ...).
@@ -109,6 +113,10 @@ struct Topology {
   // Adds a node, linking it to its parent; returns its index.
   int add_node(PciNode n);
 };
+
+// Why the PCIe path between two endpoints cannot be proven: the reasons of
+// either end ("; "-joined when both); empty when both paths are proven.
+std::string unproven_path_between(const Endpoint& a, const Endpoint& b);
 
 // The PCI functions of the tree (every node with an address), for the
 // readers of per-function files.

@@ -1,14 +1,9 @@
 #include "topology/topology_loader.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 
 #include "host/root.h"
 #include "host/user_file.h"
@@ -19,13 +14,22 @@
 namespace gdrcheck {
 namespace {
 
-constexpr std::size_t kMaxTopologyFile = 64u << 20;  // 64 MiB: no real topology is near this
-
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    return text;
+// A stream has no size to check first: at most one byte over the limit is
+// read, so input of any length is refused without being held.
+std::string read_stream(std::istream& in, const std::string& name) {
+  std::string text;
+  char buf[65536];
+  while (text.size() <= kMaxTopologyFile && in) {
+    in.read(buf, static_cast<std::streamsize>(std::min(sizeof buf, kMaxTopologyFile + 1 - text.size())));
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
   }
+  if (text.size() > kMaxTopologyFile)
+    throw InputError(name, "larger than " + std::to_string(kMaxTopologyFile >> 20) + " MiB; not a topology file");
+  if (in.bad()) throw InputError(name, "read error");
+  return text;
+}
+
+std::string read_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(path, "no such file");
   if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory (to read a recorded host, use --root " + path + ")");
@@ -49,27 +53,26 @@ TopologyFileKind detect(const std::string& text) {
   return TopologyFileKind::Auto;
 }
 
-// hwloc loads XML only from a file or a buffer; use the buffer so stdin works too.
-Topology hwloc_from_text(const std::string& path, const std::string& text, const DeviceSelection& extra) {
-  if (path != "-") return read_hwloc_xml(path, extra);
-  char tmpl[] = "/tmp/gdrcheck-hwloc-XXXXXX";
-  int fd = ::mkstemp(tmpl);
-  if (fd < 0) throw InputError(path, "cannot create a temporary file for hwloc");
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ::close(fd);
-  if (!ok) {
-    ::unlink(tmpl);
-    throw InputError(path, "cannot write a temporary file for hwloc");
+Topology load_topology_text(const std::string& text, const std::string& path, TopologyFileKind kind,
+                            const DeviceSelection& extra) {
+  if (text.empty()) throw InputError(path, "empty file");
+  if (looks_binary(text))
+    throw InputError(path,
+                     "binary data, not a topology (expected hwloc XML, NCCL topology XML or nvidia-smi topo -m text)");
+  if (kind == TopologyFileKind::Auto) kind = detect(text);
+  switch (kind) {
+    case TopologyFileKind::HwlocXml:
+      return read_hwloc_xml_text(text, path, extra);
+    case TopologyFileKind::NcclXml:
+      return read_nccl_xml(text, path);
+    case TopologyFileKind::SmiText:
+      return read_smi_text(text, path);
+    case TopologyFileKind::Auto:
+      break;
   }
-  try {
-    Topology t = read_hwloc_xml(tmpl, extra);
-    ::unlink(tmpl);
-    t.source = path;  // "-": the file hwloc read was a temporary copy of stdin
-    return t;
-  } catch (const InputError& e) {
-    ::unlink(tmpl);
-    throw InputError(path, e.problem());
-  }
+  throw InputError(path,
+                   "not a topology: expected hwloc XML (lstopo --of xml), NCCL topology XML (<system version=\"1\">) "
+                   "or nvidia-smi topo -m text");
 }
 
 }  // namespace
@@ -89,25 +92,13 @@ bool parse_topology_file_kind(const std::string& text, TopologyFileKind* out) {
 }
 
 Topology load_topology_file(const std::string& path, TopologyFileKind kind, const DeviceSelection& extra) {
-  std::string text = read_input(path);
-  if (text.empty()) throw InputError(path, "empty file");
-  if (looks_binary(text))
-    throw InputError(path,
-                     "binary data, not a topology (expected hwloc XML, NCCL topology XML or nvidia-smi topo -m text)");
-  if (kind == TopologyFileKind::Auto) kind = detect(text);
-  switch (kind) {
-    case TopologyFileKind::HwlocXml:
-      return hwloc_from_text(path, text, extra);
-    case TopologyFileKind::NcclXml:
-      return read_nccl_xml(text, path);
-    case TopologyFileKind::SmiText:
-      return read_smi_text(text, path);
-    case TopologyFileKind::Auto:
-      break;
-  }
-  throw InputError(path,
-                   "not a topology: expected hwloc XML (lstopo --of xml), NCCL topology XML (<system version=\"1\">) "
-                   "or nvidia-smi topo -m text");
+  if (path == "-") return load_topology_stream(std::cin, "-", kind, extra);
+  return load_topology_text(read_file(path), path, kind, extra);
+}
+
+Topology load_topology_stream(std::istream& in, const std::string& name, TopologyFileKind kind,
+                              const DeviceSelection& extra) {
+  return load_topology_text(read_stream(in, name), name, kind, extra);
 }
 
 Topology load_topology_root(const std::string& root_dir, const DeviceSelection& extra) {

@@ -1,0 +1,95 @@
+#include "host/isolated_call.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+namespace gdrcheck {
+namespace {
+
+void silence_child_output() {
+  int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null < 0) return;
+  ::dup2(null, STDOUT_FILENO);
+  ::dup2(null, STDERR_FILENO);
+  ::close(null);
+}
+
+[[noreturn]] void run_child(const std::function<void()>& work, std::chrono::milliseconds limit) {
+  silence_child_output();
+  rlimit cpu{};
+  cpu.rlim_cur = cpu.rlim_max = static_cast<rlim_t>(limit.count() / 1000 + 1);
+  ::setrlimit(RLIMIT_CPU, &cpu);
+  int code = 0;
+  try {
+    work();
+  } catch (...) {
+    code = 1;
+  }
+  // _exit: no atexit handlers or static destructors of the parent's state.
+  ::_exit(code);
+}
+
+IsolatedEnd wait_for(pid_t pid, std::chrono::milliseconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  auto pause = std::chrono::microseconds(200);
+  for (;;) {
+    int status = 0;
+    pid_t got = ::waitpid(pid, &status, WNOHANG);
+    if (got == pid) {
+      IsolatedEnd end;
+      if (WIFSIGNALED(status)) {
+        end.kind = WTERMSIG(status) == SIGXCPU ? IsolatedEnd::Kind::TimedOut : IsolatedEnd::Kind::Crashed;
+        end.signal = WTERMSIG(status);
+      } else {
+        end.kind = WEXITSTATUS(status) == 0 ? IsolatedEnd::Kind::Finished : IsolatedEnd::Kind::Failed;
+      }
+      return end;
+    }
+    if (got < 0 && errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, std::strerror(errno)};
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return {IsolatedEnd::Kind::TimedOut, SIGKILL, ""};
+    }
+    std::this_thread::sleep_for(pause);
+    if (pause < std::chrono::milliseconds(10)) pause *= 2;
+  }
+}
+
+}  // namespace
+
+std::string IsolatedEnd::describe() const {
+  switch (kind) {
+    case Kind::Finished:
+      return "finished";
+    case Kind::Failed:
+      return "failed";
+    case Kind::Crashed: {
+      const char* name = ::sigabbrev_np(signal);
+      return "crashed (signal " + std::to_string(signal) + (name ? std::string(", SIG") + name : "") + ")";
+    }
+    case Kind::TimedOut:
+      return "did not finish in time";
+    case Kind::NotStarted:
+      return "could not be started (" + detail + ")";
+  }
+  return "unknown";
+}
+
+IsolatedEnd run_isolated(const std::function<void()>& work, std::chrono::milliseconds limit) {
+  std::fflush(nullptr);  // the child must not flush the parent's buffered output again
+  pid_t pid = ::fork();
+  if (pid < 0) return {IsolatedEnd::Kind::NotStarted, 0, std::strerror(errno)};
+  if (pid == 0) run_child(work, limit);
+  return wait_for(pid, limit);
+}
+
+}  // namespace gdrcheck

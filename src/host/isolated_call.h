@@ -1,0 +1,33 @@
+// Runs a piece of work in a forked copy of this process first, so that a
+// crash or endless loop inside a library we cannot fix (hwloc 2.9's XML
+// importers segfault on some malformed documents; its sysfs reader spins on
+// a device file) ends a throwaway child instead of gdrcheck. The caller
+// repeats the work in-process only when the child finished it cleanly: the
+// same code on the same bytes behaves the same way.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+namespace gdrcheck {
+
+struct IsolatedEnd {
+  enum class Kind { Finished, Failed, Crashed, TimedOut, NotStarted };
+  Kind kind = Kind::NotStarted;
+  int signal = 0;      // Crashed: the signal that ended the child
+  std::string detail;  // NotStarted: why fork failed
+
+  bool finished() const { return kind == Kind::Finished; }
+  // "crashed (signal 11, SIGSEGV)", "did not finish within 20 s", ...
+  std::string describe() const;
+};
+
+// Forks; the child runs `work` and exits 0 when it returns, 1 when it
+// throws. The child gets a CPU-time limit equal to `limit` and is killed
+// when the wall clock passes it. The child writes nothing: stdout and
+// stderr are redirected to /dev/null so a partial report never reaches
+// the user twice.
+IsolatedEnd run_isolated(const std::function<void()>& work, std::chrono::milliseconds limit);
+
+}  // namespace gdrcheck

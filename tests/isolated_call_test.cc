@@ -1,0 +1,51 @@
+#include "host/isolated_call.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <stdexcept>
+
+namespace gdrcheck {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(IsolatedCall, WorkThatReturnsFinished) {
+  IsolatedEnd end = run_isolated([] {}, 5s);
+  EXPECT_TRUE(end.finished()) << end.describe();
+}
+
+TEST(IsolatedCall, WorkThatThrowsFailed) {
+  IsolatedEnd end = run_isolated([] { throw std::runtime_error("bad input"); }, 5s);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::Failed);
+  EXPECT_FALSE(end.finished());
+}
+
+TEST(IsolatedCall, CrashInTheChildIsReportedNotInherited) {
+  IsolatedEnd end = run_isolated([] { std::raise(SIGSEGV); }, 5s);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::Crashed);
+  EXPECT_EQ(end.signal, SIGSEGV);
+  EXPECT_NE(end.describe().find("SIGSEGV"), std::string::npos) << end.describe();
+}
+
+TEST(IsolatedCall, EndlessLoopIsStoppedAtTheLimit) {
+  auto start = std::chrono::steady_clock::now();
+  IsolatedEnd end = run_isolated(
+      [] {
+        volatile unsigned long spins = 0;
+        for (;;) spins = spins + 1u;
+      },
+      300ms);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::TimedOut);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
+TEST(IsolatedCall, ChildStateDoesNotReachTheParent) {
+  int value = 1;
+  IsolatedEnd end = run_isolated([&] { value = 2; }, 5s);
+  EXPECT_TRUE(end.finished());
+  EXPECT_EQ(value, 1);
+}
+
+}  // namespace
+}  // namespace gdrcheck
