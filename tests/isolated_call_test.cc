@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <stdexcept>
 
@@ -26,6 +28,15 @@ TEST(IsolatedCall, CrashInTheChildIsReportedNotInherited) {
   EXPECT_EQ(end.kind, IsolatedEnd::Kind::Crashed);
   EXPECT_EQ(end.signal, SIGSEGV);
   EXPECT_NE(end.describe().find("SIGSEGV"), std::string::npos) << end.describe();
+}
+
+// A sanitizer reports a fault and exits 1: that is a crash too, never
+// "failed with our own error".
+TEST(IsolatedCall, AnUnexpectedExitIsACrash) {
+  IsolatedEnd end = run_isolated([] { ::_exit(1); }, 5s);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::Crashed);
+  EXPECT_EQ(end.exit_code, 1);
+  EXPECT_EQ(end.describe(), "crashed (exit status 1)");
 }
 
 TEST(IsolatedCall, EndlessLoopIsStoppedAtTheLimit) {

@@ -520,6 +520,28 @@ TEST(SmiTextErrors, OnlyP2pMatrix) {
   EXPECT_NE(error_of(" \tGPU0\tGPU1\t\n GPU0\tX\tNS\t\n GPU1\tNS\tX\t\n").find("p2p"), std::string::npos);
 }
 
+// More devices than any node has, or lines longer than any matrix line,
+// are refused without building rows x columns of cells (a 40 MB header
+// once cost 13 GB).
+TEST(SmiTextErrors, HeaderWithMoreDevicesThanANodeIsRefused) {
+  std::string header, row = "GPU0";
+  for (int i = 0; i < 300; ++i) {
+    header += "\tGPU" + std::to_string(i);
+    row += i == 0 ? "\t X " : "\tNV4";
+  }
+  EXPECT_EQ(error_of(header + "\n" + row + "\n"), "header names 300 devices; a node has at most 256");
+}
+
+TEST(SmiTextErrors, LinesLongerThanAMatrixLineEndTheMatrix) {
+  std::string huge_row = "GPU1\tPIX";
+  while (huge_row.size() <= 64 * 1024) huge_row += "\tPIX";
+  std::string text = "\tGPU0\tGPU1\nGPU0\t X \tPIX\n" + huge_row + "\n";
+  EXPECT_NO_THROW((void)read_smi_text(text, "long.txt"));
+  std::string huge_header = "\tGPU0";
+  while (huge_header.size() <= 64 * 1024) huge_header += "\tGPU0";
+  EXPECT_NE(error_of(huge_header + "\nGPU0\t X\n").find("no header row"), std::string::npos);
+}
+
 // Cut or damaged pastes must end in a model or an InputError, nothing else
 // (the fuzzer checks the same more widely).
 TEST(SmiTextErrors, TruncatedAndMutatedRealFilesNeverCrash) {

@@ -14,6 +14,10 @@
 namespace gdrcheck {
 namespace {
 
+// The child's exit status when `work` threw: not 0 (finished), not 1 (what
+// sanitizers exit with after a fault).
+constexpr int kThrewExitCode = 86;
+
 void silence_child_output() {
   int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   if (null < 0) return;
@@ -31,7 +35,7 @@ void silence_child_output() {
   try {
     work();
   } catch (...) {
-    code = 1;
+    code = kThrewExitCode;
   }
   // _exit: no atexit handlers or static destructors of the parent's state.
   ::_exit(code);
@@ -48,16 +52,21 @@ IsolatedEnd wait_for(pid_t pid, std::chrono::milliseconds limit) {
       if (WIFSIGNALED(status)) {
         end.kind = WTERMSIG(status) == SIGXCPU ? IsolatedEnd::Kind::TimedOut : IsolatedEnd::Kind::Crashed;
         end.signal = WTERMSIG(status);
+      } else if (WEXITSTATUS(status) == 0) {
+        end.kind = IsolatedEnd::Kind::Finished;
+      } else if (WEXITSTATUS(status) == kThrewExitCode) {
+        end.kind = IsolatedEnd::Kind::Failed;
       } else {
-        end.kind = WEXITSTATUS(status) == 0 ? IsolatedEnd::Kind::Finished : IsolatedEnd::Kind::Failed;
+        end.kind = IsolatedEnd::Kind::Crashed;
+        end.exit_code = WEXITSTATUS(status);
       }
       return end;
     }
-    if (got < 0 && errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, std::strerror(errno)};
+    if (got < 0 && errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
     if (std::chrono::steady_clock::now() >= deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      return {IsolatedEnd::Kind::TimedOut, SIGKILL, ""};
+      return {IsolatedEnd::Kind::TimedOut, SIGKILL, 0, ""};
     }
     std::this_thread::sleep_for(pause);
     if (pause < std::chrono::milliseconds(10)) pause *= 2;
@@ -73,6 +82,7 @@ std::string IsolatedEnd::describe() const {
     case Kind::Failed:
       return "failed";
     case Kind::Crashed: {
+      if (signal == 0) return "crashed (exit status " + std::to_string(exit_code) + ")";
       const char* name = ::sigabbrev_np(signal);
       return "crashed (signal " + std::to_string(signal) + (name ? std::string(", SIG") + name : "") + ")";
     }
@@ -87,7 +97,7 @@ std::string IsolatedEnd::describe() const {
 IsolatedEnd run_isolated(const std::function<void()>& work, std::chrono::milliseconds limit) {
   std::fflush(nullptr);  // the child must not flush the parent's buffered output again
   pid_t pid = ::fork();
-  if (pid < 0) return {IsolatedEnd::Kind::NotStarted, 0, std::strerror(errno)};
+  if (pid < 0) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
   if (pid == 0) run_child(work, limit);
   return wait_for(pid, limit);
 }

@@ -15,7 +15,8 @@ namespace gdrcheck {
 struct IsolatedEnd {
   enum class Kind { Finished, Failed, Crashed, TimedOut, NotStarted };
   Kind kind = Kind::NotStarted;
-  int signal = 0;      // Crashed: the signal that ended the child
+  int signal = 0;      // Crashed: the signal that ended the child (0: it exited)
+  int exit_code = 0;   // Crashed without a signal: the child's unexpected exit status
   std::string detail;  // NotStarted: why fork failed
 
   bool finished() const { return kind == Kind::Finished; }
@@ -23,8 +24,10 @@ struct IsolatedEnd {
   std::string describe() const;
 };
 
-// Forks; the child runs `work` and exits 0 when it returns, 1 when it
-// throws. The child gets a CPU-time limit equal to `limit` and is killed
+// Forks; the child runs `work` and exits 0 when it returns, and a code of
+// its own when it throws (Failed). Any other end is Crashed: a sanitizer
+// that catches a fault in the child reports it and exits 1 instead of
+// dying by the signal. The child gets a CPU-time limit equal to `limit` and is killed
 // when the wall clock passes it. The child writes nothing: stdout and
 // stderr are redirected to /dev/null so a partial report never reaches
 // the user twice.

@@ -29,6 +29,13 @@ constexpr std::size_t kTabStop = 8;
 // Longest word worth trying to split into run-together codes or labels;
 // keeps the splitting linear on hostile input.
 constexpr std::size_t kMaxGluedWord = 64;
+// No node has more devices in `topo -m` than this (GPUs plus NICs: 8 + 18 on
+// the largest seen), nor a line longer: 256 cells of a few bytes each plus
+// affinity lists. A pasted file beyond either is not a matrix, and without
+// the bounds a 40 MB line or header costs gigabytes (cells, codes, and a
+// rows x columns map).
+constexpr std::size_t kMaxDevices = 256;
+constexpr std::size_t kMaxLineBytes = 64 * 1024;
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t';
@@ -127,8 +134,11 @@ struct Text {
 
   explicit Text(std::string_view raw) : lines(clean_lines(raw)) {
     words.reserve(lines.size());
-    for (const auto& line : lines) words.push_back(words_of(line));
+    for (const auto& line : lines) words.push_back(line.size() > kMaxLineBytes ? too_long() : words_of(line));
   }
+  // A line no matrix has: one word that is no label, code or header, so it
+  // ends a matrix and starts none.
+  static std::vector<Word> too_long() { return {Word{"(line longer than 64 KiB)", 0, 0}}; }
   // A copy would keep views into the original's lines.
   Text(const Text&) = delete;
   Text& operator=(const Text&) = delete;
@@ -387,6 +397,12 @@ bool is_legend_line(const std::vector<Word>& w) {
 Matrix read_matrix(const Text& text, std::size_t header_line, std::string* problem) {
   Matrix m;
   m.header = parse_header(text.words[header_line]);
+  if (m.header.devices.size() > kMaxDevices) {
+    *problem = "header names " + std::to_string(m.header.devices.size()) + " devices; a node has at most " +
+               std::to_string(kMaxDevices);
+    m.end_line = header_line + 1;
+    return m;
+  }
   std::set<std::string, std::less<>> labels(m.header.devices.begin(), m.header.devices.end()), seen;
   std::size_t i = header_line + 1;
   for (; i < text.lines.size(); ++i) {
