@@ -1,5 +1,6 @@
 #include "cluster/hostfile.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -43,6 +44,9 @@ std::vector<std::string> hosts_of_word(std::string_view word, std::size_t line_n
 }  // namespace
 
 std::vector<std::string> parse_hostfile(std::string_view text) {
+  // Counted before any line is read: a file over the limit costs one scan.
+  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) > kMaxLines)
+    throw std::invalid_argument("more than 1000000 lines; not a host file");
   std::vector<std::string> hosts;
   std::unordered_set<std::string> seen;
   std::size_t line_number = 0, named = 0;

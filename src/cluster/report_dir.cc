@@ -11,25 +11,11 @@
 #include <system_error>
 
 #include "cluster/node_name.h"
+#include "host/unique_fd.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
 namespace {
-
-// Closes the descriptor it holds.
-class OwnedFd {
- public:
-  explicit OwnedFd(int fd) : fd_(fd) {}
-  OwnedFd(const OwnedFd&) = delete;
-  OwnedFd& operator=(const OwnedFd&) = delete;
-  ~OwnedFd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 std::string errno_text(int error) {
   return std::generic_category().message(error);
@@ -87,7 +73,7 @@ std::string read_all(int fd, std::size_t size, std::string& content) {
 std::string read_report(int dir_fd, const std::string& name, std::string& content) {
   int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return errno == ELOOP ? "a link; not followed" : errno_text(errno);
-  OwnedFd file(fd);
+  UniqueFd file(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0) return errno_text(errno);
   if (S_ISDIR(st.st_mode)) return "a directory, not a report";
@@ -109,7 +95,7 @@ NodeOutcome refused(std::string host, const std::string& path, const std::string
 ReportDir read_report_dir(const std::string& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw InputError(dir, errno == ENOTDIR ? "not a directory" : errno_text(errno));
-  OwnedFd dir_fd(fd);
+  UniqueFd dir_fd(fd);
   ReportDir out;
   std::size_t total = 0;
   for (const std::string& name : json_names(dir, dir_fd.get())) {

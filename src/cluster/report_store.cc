@@ -1,4 +1,5 @@
 #include "cluster/report_store.h"
+#include "host/unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,34 +15,6 @@
 
 namespace gdrcheck {
 namespace {
-
-// A file descriptor closed on scope exit.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-  // Closes now, reporting close's own failure (a write-back error).
-  int close() {
-    int rc = fd_ >= 0 ? ::close(fd_) : 0;
-    fd_ = -1;
-    return rc;
-  }
-  int release() {
-    int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-
- private:
-  int fd_ = -1;
-};
 
 std::vector<std::string> components(const std::string& dir) {
   std::vector<std::string> parts;
@@ -118,7 +91,7 @@ int open_save_dir(const std::string& dir, std::string& problem) {
     problem = "--save: empty directory name";
     return -1;
   }
-  Fd at(::open(dir[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  UniqueFd at(::open(dir[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (at.get() < 0) {
     problem = dir + ": " + std::strerror(errno);
     return -1;
@@ -183,7 +156,7 @@ std::string publish(int dir_fd, const std::string& temp, const std::string& name
 // report and no existing file (or link) is replaced. "" on success.
 std::string write_new_file(int dir_fd, const std::string& name, const std::string& text) {
   std::string temp;
-  Fd fd(create_temporary(dir_fd, name, temp));
+  UniqueFd fd(create_temporary(dir_fd, name, temp));
   if (fd.get() < 0) return std::strerror(errno);
   std::string problem = ::fchmod(fd.get(), kSaveFileMode) == 0 ? "" : std::string("chmod: ") + std::strerror(errno);
   if (problem.empty()) problem = write_all(fd.get(), text);
@@ -208,7 +181,7 @@ std::string host_file_stem(const std::string& host) {
 SaveResult save_raw_outputs(const std::string& dir, const std::vector<NodeOutcome>& outcomes) {
   SaveResult result;
   std::string problem;
-  Fd dir_fd(open_save_dir(dir, problem));
+  UniqueFd dir_fd(open_save_dir(dir, problem));
   if (dir_fd.get() < 0) {
     result.problems.push_back(problem);
     return result;

@@ -1,4 +1,5 @@
 #include "host/process.h"
+#include "host/unique_fd.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -25,26 +26,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// A file descriptor closed on scope exit.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
-
 struct Pipe {
-  Fd read, write;
+  UniqueFd read, write;
 };
 
 bool make_pipe(Pipe& p) {
@@ -383,7 +366,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     return not_started(spec.argv[0] + (spec.argv[0].find('/') == std::string::npos ? ": not found in PATH"
                                                                                    : ": no such executable file"));
   }
-  Fd out_file;
+  UniqueFd out_file;
   if (!spec.output_file.empty()) {
     out_file.reset(::open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (out_file.get() < 0) {

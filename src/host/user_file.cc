@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "host/unique_fd.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -28,26 +29,18 @@ std::string kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-// Closes the descriptor on every way out.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 // Opening a device runs its driver (opening /dev/watchdog arms it) and a
 // FIFO blocks until a writer comes, so the type is checked on an O_PATH
 // descriptor, which opens nothing, and only that same inode is then opened
 // for reading through /proc/self/fd.
 int open_regular(const std::string& path, const std::string& what) {
-  Fd located{::open(path.c_str(), O_PATH | O_CLOEXEC)};
-  if (located.fd < 0) throw InputError(path, open_problem(errno));
+  UniqueFd located(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  if (located.get() < 0) throw InputError(path, open_problem(errno));
   struct stat st {};
-  if (::fstat(located.fd, &st) != 0) throw InputError(path, open_problem(errno));
+  if (::fstat(located.get(), &st) != 0) throw InputError(path, open_problem(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory, not a " + what);
   if (!S_ISREG(st.st_mode)) throw InputError(path, kind_of(st.st_mode) + ", not a " + what);
-  std::string reopen = "/proc/self/fd/" + std::to_string(located.fd);
+  std::string reopen = "/proc/self/fd/" + std::to_string(located.get());
   int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
   int fd = ::open(reopen.c_str(), flags);
   // Without /proc the path is opened again; O_NONBLOCK still keeps a FIFO
@@ -65,11 +58,11 @@ int open_regular(const std::string& path, const std::string& what) {
 }  // namespace
 
 std::string read_user_file(const std::string& path, std::size_t limit, const std::string& what) {
-  Fd file{open_regular(path, what)};
+  UniqueFd file(open_regular(path, what));
   std::string out;
   char buf[65536];
   while (out.size() < limit) {
-    ssize_t n = ::read(file.fd, buf, std::min(sizeof buf, limit - out.size()));
+    ssize_t n = ::read(file.get(), buf, std::min(sizeof buf, limit - out.size()));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw InputError(path, open_problem(errno));
     if (n == 0) break;
