@@ -49,7 +49,11 @@ TEST(NodeName, SameHostIsTheNameOrItsFirstLabel) {
 
 TEST(NodeName, VisibleNameEscapesControlBytesAndIsShort) {
   EXPECT_EQ(visible_name("gpu07"), "gpu07");
-  EXPECT_EQ(visible_name("a\x1b[2Jb\n"), "a\\x1b[2Jb\\x0a");
+  EXPECT_EQ(visible_name("a\x1b[2Jb\n"), "a\\x1b[2Jb\\n");
+  // C1 controls and bidi overrides too: the same rule as every message.
+  EXPECT_EQ(visible_name("a\xc2\x9b"
+                         "b\xe2\x80\xae"),
+            "a\\u009bb\\u202e");
   std::string shown = visible_name(std::string(10'000, 'x'));
   EXPECT_EQ(shown, std::string(200, 'x') + "...");
   // A UTF-8 character is never cut in two.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "host/text_format.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -36,10 +38,6 @@ bool short_name(std::string_view label) {
   return std::any_of(label.begin(), label.end(), [](char c) { return alnum(c) && !(c >= '0' && c <= '9'); });
 }
 
-bool control(char c) {
-  return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-}
-
 }  // namespace
 
 std::string plain_node_name_problem(std::string_view name) {
@@ -63,18 +61,11 @@ bool same_host(std::string_view claimed, std::string_view addressed) {
 
 std::string visible_name(std::string_view name) {
   constexpr std::size_t kShown = 200;
-  static const char* hex = "0123456789abcdef";
   std::size_t size = std::min(name.size(), kShown);
   // Never cut a UTF-8 character in two.
   while (size < name.size() && size > 0 && (static_cast<unsigned char>(name[size]) & 0xC0) == 0x80) --size;
-  std::string out;
-  for (char c : name.substr(0, size)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (control(c))
-      out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
-    else
-      out += c;
-  }
+  // The one escaping rule for data in messages (host/text_format.h).
+  std::string out = printable(name.substr(0, size));
   return size < name.size() ? out + "..." : out;
 }
 
