@@ -243,6 +243,40 @@ TEST(PdshLauncherTest, PerHostOutputAndStatusFromPdshLines) {
   EXPECT_EQ(out[7].how, How::Unreachable);
 }
 
+// pdsh 2.34 can die by SIGSEGV as it exits (its watchdog reads the host
+// table being freed). What it printed before still says what it can.
+const char* kPdshDyingAtExit = R"(
+echo 'n1: {"schema":'
+echo 'n1:  "gdrcheck.node/1"}'
+echo 'n3: {"schema":'
+echo 'pdsh@login: n2: ssh exited with exit code 2' >&2
+echo 'n2: {}'
+kill -SEGV $$
+)";
+
+TEST(PdshLauncherTest, HostsThatEndedBeforePdshDiedKeepTheirOutput) {
+  LaunchOptions opts;
+  opts.launcher = Launcher::Pdsh;
+  opts.pdsh_program = stand_in("pdsh-segv", kPdshDyingAtExit);
+  opts.hosts = {"n[1-4]"};
+  std::vector<NodeOutcome> out = run_on_hosts(opts);
+  ASSERT_EQ(out.size(), 4u);
+  // No status line: the output goes to validation, the exit status is unknown.
+  EXPECT_EQ(out[0].how, How::Report);
+  EXPECT_EQ(out[0].exit_code, -1);
+  EXPECT_EQ(out[0].raw, "{\"schema\":\n \"gdrcheck.node/1\"}\n");
+  EXPECT_NE(out[0].reason.find("SIGSEGV"), std::string::npos) << out[0].reason;
+  // pdsh's own line on a host stands.
+  EXPECT_EQ(out[1].how, How::Report);
+  EXPECT_EQ(out[1].exit_code, 2);
+  // A cut report is handed on too; no prefix of a report validates.
+  EXPECT_EQ(out[2].how, How::Report);
+  EXPECT_EQ(out[2].raw, "{\"schema\":\n");
+  // Nothing came back: pdsh's death is all there is to say.
+  EXPECT_EQ(out[3].how, How::Failed);
+  EXPECT_NE(out[3].reason.find("SIGSEGV"), std::string::npos) << out[3].reason;
+}
+
 // srun stand-in: writes the per-task files srun's --output/--error name
 // and the lines srun --verbose prints (Slurm 22.05).
 const char* kFakeSrun = R"sh(

@@ -97,6 +97,17 @@ TEST(ClusterModel, NodesWithoutAReportAreUnknownWithTheReason) {
   EXPECT_TRUE(garbage.fingerprint.empty());
 }
 
+TEST(ClusterModel, ALaunchersCaveatExplainsACutReport) {
+  NodeOutcome cut{"gpu01", NodeOutcome::How::Report, "{\"schema\":\n",
+                  "pdsh killed by signal 11 (SIGSEGV) before saying how this host ended", -1};
+  ClusterModel m = build_cluster_model({cut}, {});
+  ASSERT_EQ(m.nodes.size(), 1u);
+  EXPECT_EQ(m.nodes[0].how, NodeOutcome::How::NotAReport);
+  EXPECT_EQ(m.nodes[0].status, Status::Unknown);
+  EXPECT_NE(m.nodes[0].reason.find("not a valid report"), std::string::npos) << m.nodes[0].reason;
+  EXPECT_NE(m.nodes[0].reason.find("(pdsh killed by signal 11"), std::string::npos) << m.nodes[0].reason;
+}
+
 TEST(ClusterModel, FailuresCountTheNodes) {
   ClusterModel m = build_cluster_model(mixed_cluster(), {});
   ASSERT_TRUE(failure(m, "peermem"));

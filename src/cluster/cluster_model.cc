@@ -96,7 +96,12 @@ ClusterNode understand(const NodeOutcome& o, const std::string& source, const Cl
   if (o.how != NodeOutcome::How::Report) return unanswered(o, o.how, o.reason);
   std::string where = source.empty() ? "" : source + ": ";
   NodeReportRead read = read_node_report(o.raw);
-  if (!read.facts) return unanswered(o, NodeOutcome::How::NotAReport, where + "not a valid report: " + read.problem);
+  if (!read.facts) {
+    // A launcher's caveat (pdsh died before its word on the host) explains
+    // why the output may be cut.
+    std::string caveat = o.reason.empty() ? "" : " (" + o.reason + ")";
+    return unanswered(o, NodeOutcome::How::NotAReport, where + "not a valid report: " + read.problem + caveat);
+  }
   const NodeReportFacts& r = *read.facts;
   // The report's "host" is a claim. A file under --from that names another
   // node (copied, misnamed, planted) cannot be told apart from a planted

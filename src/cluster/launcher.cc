@@ -280,6 +280,7 @@ struct PdshHostState {
   bool out_cut = false;
   std::size_t out_dropped = 0;
   int exit_code = 0;
+  bool exit_line = false;  // pdsh said "exited with exit code N"
   bool timed_out = false;
   std::string pdsh_error;  // a pdsh message other than an exit code
 };
@@ -362,6 +363,7 @@ void pdsh_stderr_line(const std::string& line, PdshHosts& hosts, std::string& un
     PdshHostState& host = it->second;
     if (std::regex_search(text, code, exit_code)) {
       host.exit_code = std::stoi(code[1].str().substr(0, 9));
+      host.exit_line = true;
     } else if (text.find("command timeout") != std::string::npos) {
       host.timed_out = true;
     } else if (host.pdsh_error.size() < kNodeStderrLimit) {
@@ -417,7 +419,17 @@ NodeOutcome pdsh_outcome(const std::string& host, PdshHostState state, const Pro
       NodeOutcome crashed{host, How::Crashed, std::move(end.out), with_stderr(end.detail, end.err), -1};
       return crashed;
     }
-  } else if (run.end != ProcessResult::End::Exited && run.end != ProcessResult::End::TimedOut) {
+  } else if (run.end == ProcessResult::End::Signaled && !state.exit_line && !end.out.empty()) {
+    // pdsh 2.34 can die by SIGSEGV as it exits, after every host ended (its
+    // watchdog thread reads the host table main() is freeing:
+    // src/pdsh/dsh.c:_wdog vs dsh()@pdsh-2.34). A host without a status
+    // line then has an unknown exit status, but its output is whole only
+    // if it ended: a node report is one JSON document, and no prefix of
+    // one parses, so the cluster model's validation decides.
+    NodeOutcome salvaged{host, How::Report, std::move(end.out),
+                         "pdsh " + run.describe() + " before saying how this host ended", -1};
+    return salvaged;
+  } else if (run.end != ProcessResult::End::Exited && run.end != ProcessResult::End::TimedOut && !state.exit_line) {
     // pdsh itself did not run or was killed: nothing says how this host ended.
     end.kind = RemoteEnd::Kind::LauncherKilled;
     end.detail = "pdsh: " + run.describe();
