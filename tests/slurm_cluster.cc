@@ -17,8 +17,10 @@ const std::string kScripts = std::string(GDRCHECK_DATA_DIR) + "/scripts/test-hos
 
 }  // namespace
 
-SlurmCluster::SlurmCluster(const NetnsHosts& hosts) {
+SlurmCluster::SlurmCluster(const NetnsHosts& hosts, const std::string& extra_conf) {
   dir_ = scratch_dir() + "/slurm";
+  ::mkdir(dir_.c_str(), 0755);
+  std::ofstream(dir_ + "/extra.conf") << extra_conf;
   const int pid = static_cast<int>(::getpid());
   // Ports of their own, so that test processes running at once do not meet.
   const int port = 20000 + 2 * (pid % 20000);
@@ -30,6 +32,11 @@ SlurmCluster::SlurmCluster(const NetnsHosts& hosts) {
   }
   dispatch += "esac\necho \"not a test node: $SLURMD_NODENAME\" >&2; exit 70\n";
 
+  // Written before the daemons start: slurmd may run a health check at once.
+  remote_gdrcheck_ = dir_ + "/gdrcheck";
+  std::ofstream(remote_gdrcheck_) << "#!/bin/sh\n" << dispatch;
+  ::chmod(remote_gdrcheck_.c_str(), 0755);
+
   const char* conf = std::getenv("SLURM_CONF");
   had_conf_ = conf != nullptr;
   if (conf) old_conf_ = conf;
@@ -39,10 +46,6 @@ SlurmCluster::SlurmCluster(const NetnsHosts& hosts) {
   ProcessResult r = run_process(spec);
   if (!r.succeeded()) throw std::runtime_error("slurm-up: " + r.describe() + "\n" + r.out);
   ::setenv("SLURM_CONF", (dir_ + "/slurm.conf").c_str(), 1);
-
-  remote_gdrcheck_ = dir_ + "/gdrcheck";
-  std::ofstream(remote_gdrcheck_) << "#!/bin/sh\n" << dispatch;
-  ::chmod(remote_gdrcheck_.c_str(), 0755);
 }
 
 SlurmCluster::~SlurmCluster() {

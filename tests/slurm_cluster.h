@@ -15,7 +15,8 @@ class SlurmCluster {
  public:
   // One node per host of `hosts`, named node_name(i). Throws
   // std::runtime_error with slurm-up's output when it cannot start.
-  explicit SlurmCluster(const NetnsHosts& hosts);
+  // `extra_conf`: lines added to slurm.conf (e.g. "HealthCheckProgram=...").
+  explicit SlurmCluster(const NetnsHosts& hosts, const std::string& extra_conf = "");
   ~SlurmCluster();
   SlurmCluster(const SlurmCluster&) = delete;
   SlurmCluster& operator=(const SlurmCluster&) = delete;
@@ -24,6 +25,8 @@ class SlurmCluster {
   // The path every node runs: the gdrcheck script of the host whose
   // slurmd started the task (srun sets SLURMD_NODENAME).
   const std::string& remote_gdrcheck() const { return remote_gdrcheck_; }
+  // The cluster's own directory (config, logs, the dispatching script).
+  const std::string& dir() const { return dir_; }
 
  private:
   std::string dir_, remote_gdrcheck_, old_conf_;
