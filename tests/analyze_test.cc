@@ -3,6 +3,9 @@
 #include "analyze/artifact.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -60,7 +63,7 @@ TEST(AnalyzeVerdict, UnknownKindAndUnreadableFiles) {
   Artifact a = analyze_file(dir + "/notes.txt");
   EXPECT_EQ(a.kind, ArtifactKind::Unknown);
   EXPECT_NE(a.error.find("of no known kind"), std::string::npos);
-  EXPECT_NE(analyze_file(dir + "/missing.log").error.find("cannot be read"), std::string::npos);
+  EXPECT_NE(analyze_file(dir + "/missing.log").error.find("not found"), std::string::npos);
   std::ofstream(dir + "/bin", std::ios::binary) << std::string(
       "\x7f"
       "ELF\0\0\1",
@@ -89,7 +92,7 @@ TEST(AnalyzeCli, ExitCodesOverSeveralFiles) {
   EXPECT_EQ(run_gdrcheck({"analyze", test_data(kGdrLog), test_data(kSocketLog)}).exit_code, 2);
   auto r = run_gdrcheck({"analyze", "/nonexistent.log", test_data(kGdrLog)});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_NE(r.err.find("/nonexistent.log: cannot be read"), std::string::npos);
+  EXPECT_NE(r.err.find("/nonexistent.log: not found"), std::string::npos);
   EXPECT_NE(r.out.find("every network connection in the log uses GDRDMA"),
             std::string::npos);  // the other file still ran
   EXPECT_EQ(run_gdrcheck({"analyze"}).exit_code, 64);
@@ -175,6 +178,42 @@ TEST(AnalyzeRead, LinesAcrossBlocksAndOddEndings) {
   ASSERT_EQ(a.nccl_log->connections.size(), 2u);
   EXPECT_EQ(a.nccl_log->connections[0].line, lines - 1);
   EXPECT_EQ(a.status, Status::Ok);
+}
+
+// Compressed logs are told by their first bytes, whatever their name.
+TEST(AnalyzeCli, GzipAndZstdLogsByTheirBytes) {
+  std::string text = testing::read_test_data(kGdrLog), dir = testing::scratch_dir();
+  gzFile gz = gzopen((dir + "/job.txt").c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+  std::string zs(ZSTD_compressBound(text.size()), '\0');
+  zs.resize(ZSTD_compress(zs.data(), zs.size(), text.data(), text.size(), 3));
+  std::ofstream(dir + "/job.log.zst") << zs;
+  auto r = run_gdrcheck({"analyze", "--json", dir + "/job.txt", dir + "/job.log.zst"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  ASSERT_EQ(j["artifacts"].size(), 2u) << r.out;
+  for (const auto& a : j["artifacts"]) EXPECT_EQ(a["kind"], "nccl-log") << a.dump();
+  // Cut in half: the file is an error naming it, never a shorter log.
+  std::ofstream(dir + "/cut.zst") << zs.substr(0, zs.size() / 2);
+  auto cut = run_gdrcheck({"analyze", dir + "/cut.zst"});
+  EXPECT_EQ(cut.exit_code, 3);
+  EXPECT_NE(cut.err.find(dir + "/cut.zst: the zstd stream ends early"), std::string::npos) << cut.err;
+}
+
+TEST(AnalyzeCli, FifoWithoutWriterDirectoryAndStdinTwice) {
+  std::string dir = testing::scratch_dir(), fifo = dir + "/pipe.log";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = run_gdrcheck({"analyze", fifo, dir});  // would block on the FIFO without O_NONBLOCK
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find(fifo + ": empty"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(dir + ": is a directory"), std::string::npos) << r.err;
+  auto twice = run_gdrcheck({"analyze", "-", "/dev/stdin"}, testing::read_test_data(kGdrLog));
+  EXPECT_EQ(twice.exit_code, 64);
+  EXPECT_NE(twice.err.find("standard input"), std::string::npos) << twice.err;
+  auto dev = run_gdrcheck({"analyze", "/dev/stdin"}, testing::read_test_data(kGdrLog));
+  EXPECT_EQ(dev.exit_code, 0) << dev.err;
 }
 
 }  // namespace

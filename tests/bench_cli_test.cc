@@ -370,5 +370,44 @@ TEST(BenchCli, UntrustedPerftestIsNotRunAsRoot) {
   EXPECT_EQ(r.record, "");
 }
 
+// Every numeric option has a range and every combination the help calls
+// for is enforced, before anything runs: nothing is started and no output
+// directory is made.
+TEST(BenchCli, OutOfRangeAndConflictsStartNothing) {
+  const std::vector<std::vector<std::string>> refused = {
+      {"rdma", "--duration", "-5"},
+      {"rdma", "--qps", "-3"},
+      {"rdma", "--qps", "0"},
+      {"rdma", "--size", "0"},
+      {"rdma", "--pass-ratio", "-1"},
+      {"rdma", "--pass-ratio", "0"},
+      {"rdma", "--pass-ratio", "1.5"},
+      {"rdma", "--nics", "0"},
+      {"rdma", "--duration", "100", "--timeout", "50"},
+      {"nccl", "--nics", "0", "--nic-rate", "400"},
+      {"nccl", "--nics", "2"},
+      {"nccl", "--nic-rate", "-400", "--nics", "2"},
+      {"nccl", "--nodes", "0", "--hosts", "a,b"},
+      {"nccl", "--gpus-per-node", "0"},
+      {"nccl", "--link-layer", "eth", "--nic-rate", "400", "--nics", "1"},
+      {"nccl", "--link-layer", "roce"},
+      {"nccl", "--hosts", "a,b", "--hostfile", "/etc/hosts"},
+      {"nccl", "--launcher", "local", "--hosts", "a,b"},
+      {"nccl", "--launcher", "local", "--launcher-arg", "-x"},
+      {"nccl", "--launcher", "srun", "--hostfile", "/etc/hosts"},
+  };
+  for (const auto& args : refused) {
+    BenchRun r = bench(args, kReplayGdr);
+    std::string line;
+    for (const auto& a : args) line += a + " ";
+    EXPECT_EQ(r.process.exit_code, 64) << line << r.process.err;
+    EXPECT_TRUE(r.record.empty()) << line << "started: " << r.record;
+    EXPECT_EQ(r.process.err.find("gdrcheck-bench-"), std::string::npos) << line;
+  }
+  BenchRun range = bench({"rdma", "--duration", "-5"}, {});
+  EXPECT_NE(range.process.err.find("--duration"), std::string::npos);
+  EXPECT_NE(range.process.err.find("1 to 3600"), std::string::npos) << range.process.err;
+}
+
 }  // namespace
 }  // namespace gdrcheck

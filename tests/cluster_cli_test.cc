@@ -5,11 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cluster/report_age.h"
 #include "cluster_reports.h"
 #include "recorded_fixtures.h"
 #include "run_binary.h"
@@ -23,16 +26,32 @@ using testing::renamed_report;
 using testing::run_gdrcheck;
 using testing::write_file;
 
+// The report renamed, and written `age_s` ago (generated_at): only a fresh
+// report is ever drained.
+std::string fresh_report(const std::string& report, const std::string& host, std::int64_t age_s = 60) {
+  json j = json::parse(renamed_report(report, host));
+  auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+  j["generated_at"] = format_utc_time(now.count() - age_s);
+  return j.dump();
+}
+
+// The report as a gdrcheck without generated_at wrote it.
+std::string undated_report(const std::string& report, const std::string& host) {
+  json j = json::parse(renamed_report(report, host));
+  j.erase("generated_at");
+  return j.dump();
+}
+
 // Eight H100 nodes: five healthy, one without peermem, one slow NIC, one
 // with a stray nccl.conf; plus an empty, a truncated and a foreign file.
 std::string collected_reports() {
   std::string dir = testing::scratch_dir();
   for (int i = 1; i <= 5; ++i)
     write_file(dir, "gpu0" + std::to_string(i) + ".json",
-               renamed_report(node_report_json("dgx-h100"), "gpu0" + std::to_string(i)));
-  write_file(dir, "gpu06.json", renamed_report(node_report_json("dgx-h100", {"peermem-missing"}), "gpu06"));
-  write_file(dir, "gpu07.json", renamed_report(node_report_json("dgx-h100", {"nic-slow"}), "gpu07"));
-  write_file(dir, "gpu08.json", renamed_report(node_report_json("dgx-h100", {"stray-nccl-conf"}), "gpu08"));
+               fresh_report(node_report_json("dgx-h100"), "gpu0" + std::to_string(i)));
+  write_file(dir, "gpu06.json", fresh_report(node_report_json("dgx-h100", {"peermem-missing"}), "gpu06"));
+  write_file(dir, "gpu07.json", fresh_report(node_report_json("dgx-h100", {"nic-slow"}), "gpu07"));
+  write_file(dir, "gpu08.json", fresh_report(node_report_json("dgx-h100", {"stray-nccl-conf"}), "gpu08"));
   write_file(dir, "gpu09.json", "");
   std::string r = node_report_json("dgx-h100");
   write_file(dir, "gpu10.json", r.substr(0, r.size() / 3));
@@ -49,7 +68,7 @@ std::string healthy_dir(int nodes) {
   std::string dir = testing::scratch_dir();
   for (int i = 0; i < nodes; ++i)
     write_file(dir, "n" + std::to_string(i) + ".json",
-               renamed_report(node_report_json("dgx-h100"), "n" + std::to_string(i)));
+               fresh_report(node_report_json("dgx-h100"), "n" + std::to_string(i)));
   return dir;
 }
 
@@ -75,7 +94,9 @@ TEST(ClusterCli, TextShowsFailuresOutliersAndDrain) {
   EXPECT_NE(o.find("gpu09.json: not a valid report: empty output"), std::string::npos) << o;
   EXPECT_NE(o.find("gpu10.json: not a valid report: not JSON"), std::string::npos);
   EXPECT_NE(o.find("gpu11.json: not a valid report: schema is \"gdrcheck.analyze/1\""), std::string::npos);
-  EXPECT_NE(o.find("scontrol update NodeName=gpu06 State=DRAIN 'Reason=gdrcheck: peermem: "), std::string::npos) << o;
+  EXPECT_NE(o.find("scontrol update NodeName=gpu06 State=DRAIN 'Reason=gdrcheck: nccl,peermem CRITICAL'"),
+            std::string::npos)
+      << o;
   EXPECT_NE(o.find("CRITICAL: 11 nodes, 5 GPUDirect-ready"), std::string::npos) << o;
   auto v = run_gdrcheck({"cluster", "--from", reports(), "-v"});
   EXPECT_NE(v.out.find("\ngpu01 "), std::string::npos);
@@ -166,13 +187,13 @@ TEST(ClusterCli, DrainRunsScontrolWithArgumentVectors) {
   std::string log = dir + "/argv.log";
   std::string scontrol = recording_scontrol(dir, log);
   std::string from = healthy_dir(3);
-  write_file(from, "gpu09.json", renamed_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu09"));
+  write_file(from, "gpu09.json", fresh_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu09"));
   auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.out.find("Drained (Slurm):"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("NodeName=gpu09 State=DRAIN"), std::string::npos) << r.out;
   std::string argv = slurp(log);
-  EXPECT_EQ(argv.rfind("update\nNodeName=gpu09\nState=DRAIN\nReason=gdrcheck: acs: ", 0), 0u) << argv;
+  EXPECT_EQ(argv.rfind("update\nNodeName=gpu09\nState=DRAIN\nReason=gdrcheck: acs CRITICAL\n", 0), 0u) << argv;
   // Without --drain nothing runs.
   std::filesystem::remove(log);
   run_gdrcheck({"cluster", "--from", from, "--scontrol", scontrol});
@@ -187,14 +208,14 @@ TEST(ClusterCli, DrainNeverActsOnMoreThanOnePlainNode) {
   std::string log = dir + "/argv.log";
   std::string scontrol = recording_scontrol(dir, log);
   std::string from = healthy_dir(3);
-  std::string bad = renamed_report(node_report_json("dgx-h100", {"acs-redirect"}), "x");
+  std::string bad = fresh_report(node_report_json("dgx-h100", {"acs-redirect"}), "x");
   for (std::string claim : {"ALL", "gpu[00-99],login[1-2]", "-x", "a;rm -rf ~", "gpu01 State=RESUME"}) {
     nlohmann::json j = nlohmann::json::parse(bad);
     j["host"] = claim;
     write_file(from, "gpu2" + std::to_string(claim.size()) + ".json", j.dump());  // claims another host
     write_file(from, claim + ".json", j.dump());                                  // named after the claim
   }
-  write_file(dir, "real.json", renamed_report(bad, "gpu30"));
+  write_file(dir, "real.json", fresh_report(bad, "gpu30"));
   std::filesystem::create_symlink(dir + "/real.json", from + "/gpu30.json");
   auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "--json"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
@@ -218,6 +239,160 @@ TEST(ClusterCli, ClearErrors) {
   auto empty = run_gdrcheck({"cluster", "--from", testing::scratch_dir()});
   EXPECT_EQ(empty.exit_code, 3);
   EXPECT_NE(empty.out.find("no nodes to check"), std::string::npos) << empty.out;
+}
+
+// Launcher options with --from launch nothing, and the drain guards
+// without --drain guard nothing: each is a usage error, nothing is read.
+TEST(ClusterCli, OptionsThatDoNotGoTogetherAreUsageErrors) {
+  std::string from = healthy_dir(2);
+  for (std::vector<std::string> extra : {std::vector<std::string>{"-N", "2"},
+                                         {"-w", "gpu01"},
+                                         {"-p", "gpu"},
+                                         {"--fanout", "4"},
+                                         {"--timeout", "5"},
+                                         {"--ssh-option", "A=B"},
+                                         {"--gdrcheck", "/opt/g"},
+                                         {"--node-env", "NCCL_X=1"},
+                                         {"--slurm-dir", "/tmp"},
+                                         {"-l", "root"},
+                                         {"--connect-timeout", "3"},
+                                         {"--max-drain", "3"},
+                                         {"--dry-run"},
+                                         {"--drain", "--max-age", "0"},
+                                         {"--drain", "--max-age", "-5m"},
+                                         {"--drain", "--max-age", "soon"},
+                                         {"--drain", "--max-drain", "0"},
+                                         {"--drain", "--max-drain", "101%"}}) {
+    std::vector<std::string> args = {"cluster", "--from", from};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = run_gdrcheck(args);
+    EXPECT_EQ(r.exit_code, 64) << extra[0] << " " << r.err;
+    EXPECT_TRUE(r.out.empty()) << extra[0] << r.out;
+    EXPECT_NE(r.err.find(extra[0] == "--drain"  ? extra[1]
+                         : extra[0].size() == 2 ? ""
+                                                : extra[0]),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+// A stand-in scontrol for --resume: `show` prints Slurm's one-line
+// records, `update` appends its arguments to LOG.
+std::string slurm_scontrol(const std::string& dir, const std::string& log, const std::string& show) {
+  write_file(dir, "show.txt", show);
+  std::ofstream s(dir + "/scontrol");
+  s << "#!/bin/sh\nif [ \"$2\" = show ]; then cat '" << dir << "/show.txt'; exit 0; fi\necho \"$@\" >> '" << log
+    << "'\n";
+  s.close();
+  ::chmod((dir + "/scontrol").c_str(), 0755);
+  return dir + "/scontrol";
+}
+
+std::string critical_dir(int healthy, int critical, std::int64_t age_s = 60) {
+  std::string dir = healthy_dir(healthy);
+  for (int i = 0; i < critical; ++i)
+    write_file(dir, "gpu" + std::to_string(10 + i) + ".json",
+               fresh_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu" + std::to_string(10 + i), age_s));
+  return dir;
+}
+
+// One wrong manifest value makes every node CRITICAL: past --max-drain
+// nothing is drained, the output says why, the exit status is the verdict.
+TEST(ClusterCli, MaxDrainRefusesWhatLooksClusterWide) {
+  std::string dir = testing::scratch_dir();
+  std::string log = dir + "/argv.log";
+  std::string scontrol = recording_scontrol(dir, log);
+  std::string from = critical_dir(20, 3);
+  auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(log)) << slurp(log);
+  EXPECT_NE(r.out.find("Not drained: 3 nodes would be drained, more than --max-drain 5% (1 of 23): nothing drained; a "
+                       "cluster-wide cause (a manifest, a driver roll-out) is likelier than 3 broken nodes"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("acs  CRITICAL 3 nodes: gpu[10-12]"), std::string::npos) << r.out;
+  auto j = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "--json"});
+  json doc = json::parse(j.out);
+  EXPECT_EQ(doc["drain"]["ran"], false);
+  EXPECT_EQ(doc["drain"]["max_drain_nodes"], 1);
+  EXPECT_NE(doc["drain"]["refused"].get<std::string>().find("3 nodes would be drained"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(log));
+  auto allowed = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "--max-drain", "3"});
+  EXPECT_EQ(allowed.exit_code, 2);
+  EXPECT_NE(allowed.out.find("Drained (Slurm):"), std::string::npos) << allowed.out;
+  std::string ran = slurp(log);
+  EXPECT_EQ(std::count(ran.begin(), ran.end(), '\n'), 3 * 4) << ran;  // three commands of four arguments
+}
+
+// A week-old directory never drains today's nodes; it is still judged.
+TEST(ClusterCli, OldReportsAreJudgedButNotDrained) {
+  std::string dir = testing::scratch_dir();
+  std::string log = dir + "/argv.log";
+  std::string scontrol = recording_scontrol(dir, log);
+  std::string from = critical_dir(3, 1, 8 * 86400);
+  write_file(from, "gpu20.json", undated_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu20"));
+  auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "-v"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(log));
+  EXPECT_NE(r.out.find("gpu10 (8 d): report is 8 d old (max-age 1h)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpu20: report has no generated_at (written by an older gdrcheck)"), std::string::npos);
+  EXPECT_NE(r.out.find("gpu10 CRITICAL 8 d   7/8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n0    OK       1 min 8/8"), std::string::npos) << r.out;
+  json doc = json::parse(run_gdrcheck({"cluster", "--from", from, "--json"}).out);
+  for (const auto& n : doc["nodes"]) {
+    if (n["host"] == "gpu10") {
+      EXPECT_GE(n["age_s"].get<long>(), 8 * 86400);
+    } else if (n["host"] == "gpu20") {
+      EXPECT_TRUE(n["generated_at"].is_null() && n["age_s"].is_null());
+    } else if (n["host"] == "n0") {
+      EXPECT_EQ(n["generated_at"].get<std::string>().size(), 20u);
+    }
+  }
+  EXPECT_EQ(doc["drain"]["not_drained"].size(), 2u);
+  auto week = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "--max-age", "9d"});
+  EXPECT_EQ(slurp(log).rfind("update\nNodeName=gpu10\n", 0), 0u) << week.out;
+}
+
+TEST(ClusterCli, DryRunRunsNothing) {
+  std::string dir = testing::scratch_dir();
+  std::string log = dir + "/argv.log";
+  std::string scontrol = recording_scontrol(dir, log);
+  auto r = run_gdrcheck({"cluster", "--from", critical_dir(3, 1), "--drain", "--dry-run", "--scontrol", scontrol});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("Would drain (Slurm; --dry-run, nothing run):"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NodeName=gpu10 State=DRAIN 'Reason=gdrcheck: acs CRITICAL' (report 1 min old)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(std::filesystem::exists(log));
+}
+
+// Only nodes that pass now and that Slurm shows drained by gdrcheck come
+// back; one drained for its disk stays drained.
+TEST(ClusterCli, ResumeOnlyWhatGdrcheckDrained) {
+  std::string dir = testing::scratch_dir();
+  std::string log = dir + "/argv.log";
+  std::string show =
+      "NodeName=n0 Arch=x86_64 State=IDLE+DRAIN ThreadsPerCore=1 Reason=gdrcheck: acs CRITICAL "
+      "[root@2026-12-03T17:00:00]\n"
+      "NodeName=n1 Arch=x86_64 State=IDLE+DRAIN ThreadsPerCore=1 Reason=disk errors [admin@2026-12-03T17:00:00]\n"
+      "NodeName=n2 Arch=x86_64 State=IDLE ThreadsPerCore=1\n";
+  std::string scontrol = slurm_scontrol(dir, log, show);
+  std::string from = healthy_dir(3);
+  auto dry = run_gdrcheck({"cluster", "--from", from, "--resume", "--dry-run", "--scontrol", scontrol});
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(
+      dry.out.find("Would resume (Slurm; --dry-run, nothing run):\n  " + scontrol + " update NodeName=n0 State=RESUME"),
+      std::string::npos)
+      << dry.out;
+  EXPECT_NE(dry.out.find("n1: OK, but drained in Slurm for 'disk errors', not by gdrcheck: not resumed"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(log));
+  auto r = run_gdrcheck({"cluster", "--from", from, "--resume", "--scontrol", scontrol, "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(log), "update NodeName=n0 State=RESUME\n");
+  json doc = json::parse(r.out);
+  EXPECT_EQ(doc["resume"]["ran"], true);
+  EXPECT_EQ(doc["resume"]["commands"].size(), 1u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// Slurm drain commands: argument vectors per CRITICAL node, the printed
-// shell form, and running them through a stand-in scontrol that records
-// its arguments.
+// Slurm drain and resume commands: argument vectors per CRITICAL node on
+// a fresh report, the printed shell form, resuming only what gdrcheck
+// drained, and running them through a stand-in scontrol that records its
+// arguments.
 #include "cluster/drain.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cluster_hostile_reports.h"
@@ -21,6 +24,26 @@ using testing::minimal_outcome;
 using testing::minimal_report;
 using testing::report_outcome;
 
+constexpr UnixSeconds kNow = 1796320046;  // 2026-12-03T17:47:26Z
+
+DrainPolicy policy() {
+  DrainPolicy p;
+  p.now = kNow;
+  return p;
+}
+
+// The outcome's report, written `age_s` before kNow.
+NodeOutcome aged(NodeOutcome o, std::int64_t age_s) {
+  nlohmann::json j = nlohmann::json::parse(o.raw);
+  j["generated_at"] = format_utc_time(kNow - age_s);
+  o.raw = j.dump();
+  return o;
+}
+
+NodeOutcome fresh(NodeOutcome o) {
+  return aged(std::move(o), 60);
+}
+
 std::vector<std::string> drained_names(const std::vector<Argv>& cmds) {
   std::vector<std::string> names;
   for (const auto& a : cmds) names.push_back(a.at(2));
@@ -28,7 +51,7 @@ std::vector<std::string> drained_names(const std::vector<Argv>& cmds) {
 }
 
 NodeOutcome critical(const std::string& addressed, const std::string& claimed) {
-  return minimal_outcome(addressed, minimal_report(claimed, "CRITICAL", {{"peermem", "CRITICAL"}}));
+  return fresh(minimal_outcome(addressed, minimal_report(claimed, "CRITICAL", {{"peermem", "CRITICAL"}})));
 }
 
 ClusterModel cluster_with(const std::vector<NodeOutcome>& outcomes) {
@@ -58,10 +81,10 @@ TEST(Drain, OneCommandPerCriticalNode) {
   gone.host = "gpu09";
   gone.how = NodeOutcome::How::Unreachable;
   gone.reason = "ssh: connection refused";
-  ClusterModel m =
-      cluster_with({report_outcome("gpu01", "dgx-h100"), report_outcome("gpu02", "dgx-h100", {"peermem-missing"}),
-                    report_outcome("gpu03", "dgx-h100", {"nic-slow"}), gone});
-  auto cmds = drain_commands(m);
+  ClusterModel m = cluster_with({fresh(report_outcome("gpu01", "dgx-h100")),
+                                 fresh(report_outcome("gpu02", "dgx-h100", {"peermem-missing"})),
+                                 fresh(report_outcome("gpu03", "dgx-h100", {"nic-slow"})), gone});
+  auto cmds = drain_commands(m, policy());
   ASSERT_EQ(cmds.size(), 1u);  // the WARNING and the UNKNOWN node are not drained
   const Argv& a = cmds[0];
   ASSERT_EQ(a.size(), 5u);
@@ -69,8 +92,7 @@ TEST(Drain, OneCommandPerCriticalNode) {
   EXPECT_EQ(a[1], "update");
   EXPECT_EQ(a[2], "NodeName=gpu02");
   EXPECT_EQ(a[3], "State=DRAIN");
-  EXPECT_EQ(a[4].rfind("Reason=gdrcheck: peermem: ", 0), 0u) << a[4];
-  EXPECT_LE(a[4].size(), std::string("Reason=").size() + 160);
+  EXPECT_EQ(a[4], "Reason=gdrcheck: nccl,peermem CRITICAL");  // without peermem NCCL cannot use GDR either
 }
 
 TEST(Drain, ShellFormQuotesOnlyWhatNeedsIt) {
@@ -81,17 +103,92 @@ TEST(Drain, ShellFormQuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(shell_line({"scontrol", "update", "NodeName=a;rm -rf /"}), "scontrol update 'NodeName=a;rm -rf /'");
 }
 
-TEST(Drain, ReasonIsShortAndOneLine) {
+// Short and stable: the CRITICAL checks, sorted, whatever the findings
+// say, so a re-run sets the same reason and `sinfo -R` groups by cause.
+TEST(Drain, ReasonNamesTheCriticalChecksSorted) {
   ClusterNode n;
   n.host = "x";
-  n.how = NodeOutcome::How::Report;
   n.status = Status::Critical;
-  n.problems = {{"acs", "0000:17:02.0", std::string(300, 'a') + "\nsecond line", "fix", Status::Critical},
-                {"iommu", "host", "translated", "fix", Status::Critical}};
+  n.checks = {{"iommu", Status::Critical}, {"acs", Status::Critical}, {"nic", Status::Warning}, {"gpu", Status::Ok}};
+  n.problems = {{"iommu", "host", std::string(300, 'a') + "\nsecond line", "fix", Status::Critical}};
+  EXPECT_EQ(drain_reason(n), "gdrcheck: acs,iommu CRITICAL");
+  n.checks.clear();  // CRITICAL without a CRITICAL check
+  EXPECT_EQ(drain_reason(n), "gdrcheck: node CRITICAL");
+}
+
+TEST(Drain, LongReasonsAreCutBetweenChecks) {
+  ClusterNode n;
+  n.status = Status::Critical;
+  for (int i = 0; i < 20; ++i) n.checks[std::string(20, 'a' + i)] = Status::Critical;
   std::string r = drain_reason(n);
-  EXPECT_LE(r.size(), 160u);
-  EXPECT_EQ(r.find('\n'), std::string::npos);
-  EXPECT_EQ(r.substr(r.size() - 13), "... (+1 more)") << r;
+  EXPECT_LE(r.size(), kMaxDrainReasonBytes);
+  EXPECT_EQ(r.rfind("gdrcheck: aaaaaaaaaaaaaaaaaaaa,bbbbbbbbbbbbbbbbbbbb,", 0), 0u) << r;
+  EXPECT_NE(r.find(",+"), std::string::npos) << r;
+  EXPECT_EQ(r.substr(r.size() - 9), " CRITICAL") << r;
+  n.checks = {{"a\x1b[2J\nb", Status::Critical}};
+  for (char c : drain_reason(n)) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f);
+}
+
+// Old evidence says nothing about the node now: a report older than
+// --max-age, from the future, or without generated_at is judged and
+// shown, never drained.
+TEST(Drain, OnlyFreshReportsAreDrained) {
+  NodeOutcome no_time = minimal_outcome("gpu04", minimal_report("gpu04", "CRITICAL", {{"peermem", "CRITICAL"}}));
+  ClusterModel m =
+      cluster_with({aged(critical("gpu01", "gpu01"), 8 * 86400), aged(critical("gpu02", "gpu02"), -600),
+                    aged(critical("gpu03", "gpu03"), 3000), no_time, aged(critical("gpu05", "gpu05"), -60)});
+  DrainPlan plan = drain_plan(m, policy());
+  EXPECT_EQ(drained_names(plan.commands), (std::vector<std::string>{"NodeName=gpu03", "NodeName=gpu05"}));
+  EXPECT_EQ(plan.hosts, (std::vector<std::string>{"gpu03", "gpu05"}));
+  ASSERT_EQ(plan.not_drained.size(), 3u);
+  EXPECT_EQ(plan.not_drained[0].host, "gpu01");
+  EXPECT_EQ(plan.not_drained[0].why, "report is 8 d old (max-age 1h)");
+  EXPECT_EQ(plan.not_drained[1].why, "report is from 10 min in the future (clock skew?)");
+  EXPECT_EQ(plan.not_drained[2].why, "report has no generated_at (written by an older gdrcheck)");
+  EXPECT_EQ(plan.refused[0], "gpu01: CRITICAL, not drained: report is 8 d old (max-age 1h)");
+  EXPECT_EQ(m.nodes[0].status, Status::Critical);  // still judged
+  DrainPolicy week = policy();
+  week.max_age_s = 7 * 86400;
+  week.max_age_text = "7d";
+  EXPECT_EQ(drain_plan(m, week).refused[0], "gpu01: CRITICAL, not drained: report is 8 d old (max-age 7d)");
+  EXPECT_TRUE(drain_commands(m, DrainPolicy{}).empty()) << "now = 1970: every report is from the future";
+}
+
+SlurmNodeState slurm(const std::string& name, const std::string& state, const std::string& reason) {
+  SlurmNodeState s;
+  s.name = name;
+  s.state = state;
+  s.drain = state.find("DRAIN") != std::string::npos;
+  s.reason = reason;
+  return s;
+}
+
+// Only a node that passes now, on a fresh report, and that Slurm shows
+// drained by gdrcheck comes back; a node drained for a failing disk stays.
+TEST(Resume, OnlyWhatGdrcheckDrainedAndNowPasses) {
+  auto ok = [](const std::string& h) { return minimal_outcome(h, minimal_report(h, "OK")); };
+  ClusterModel m = cluster_with({fresh(ok("gpu01")), fresh(ok("gpu02")), aged(ok("gpu03"), 86400), ok("gpu04"),
+                                 critical("gpu05", "gpu05"), fresh(ok("gpu06")), fresh(ok("ALL")), fresh(ok("gpu07")),
+                                 critical("gpu07", "gpu07")});
+  EXPECT_EQ(resume_candidates(m), (std::vector<std::string>{"gpu01", "gpu02", "gpu03", "gpu04", "gpu06"}));
+  EXPECT_EQ(slurm_show_command(resume_candidates(m), "scontrol"),
+            (Argv{"scontrol", "-o", "show", "node", "gpu01,gpu02,gpu03,gpu04,gpu06"}));
+  std::map<std::string, SlurmNodeState> states = {{"gpu01", slurm("gpu01", "IDLE+DRAIN", "gdrcheck: peermem CRITICAL")},
+                                                  {"gpu02", slurm("gpu02", "IDLE+DRAIN", "disk errors")},
+                                                  {"gpu03", slurm("gpu03", "IDLE+DRAIN", "gdrcheck: acs CRITICAL")},
+                                                  {"gpu04", slurm("gpu04", "IDLE+DRAIN", "gdrcheck: acs CRITICAL")},
+                                                  {"gpu05", slurm("gpu05", "IDLE+DRAIN", "gdrcheck: acs CRITICAL")},
+                                                  {"gpu06", slurm("gpu06", "IDLE", "")},
+                                                  {"gpu07", slurm("gpu07", "IDLE+DRAIN", "gdrcheck: acs CRITICAL")}};
+  ResumePlan plan = resume_plan(m, states, policy());
+  ASSERT_EQ(plan.commands.size(), 1u);
+  EXPECT_EQ(plan.commands[0], (Argv{"scontrol", "update", "NodeName=gpu01", "State=RESUME"}));
+  ASSERT_EQ(plan.others.size(), 1u);
+  EXPECT_EQ(plan.others[0], "gpu02: OK, but drained in Slurm for 'disk errors', not by gdrcheck: not resumed");
+  ASSERT_EQ(plan.not_resumed.size(), 2u);
+  EXPECT_EQ(plan.not_resumed[0].why, "report is 1 d old (max-age 1h)");
+  EXPECT_EQ(plan.not_resumed[1].why, "report has no generated_at (written by an older gdrcheck)");
+  EXPECT_TRUE(resume_plan(m, {}, policy()).commands.empty()) << "Slurm said nothing: nothing resumed";
 }
 
 // A node named like a host list, a Slurm keyword, an option or with
@@ -103,7 +200,7 @@ TEST(Drain, OnlyOnePlainNodeNameIsEverDrained) {
   std::vector<NodeOutcome> outcomes;
   for (const auto& h : hostile) outcomes.push_back(critical(h, h));
   outcomes.push_back(critical("gpu07", "gpu07"));
-  DrainPlan plan = drain_plan(build_cluster_model(outcomes, {}));
+  DrainPlan plan = drain_plan(build_cluster_model(outcomes, {}), policy());
   EXPECT_EQ(drained_names(plan.commands), std::vector<std::string>{"NodeName=gpu07"});
   ASSERT_EQ(plan.refused.size(), hostile.size());
   EXPECT_EQ(plan.refused[0], "gpu[00-99],login[1-2]: CRITICAL, not drained: a host list, not one node name");
@@ -119,7 +216,7 @@ TEST(Drain, ALauncherReportClaimingAnotherHostIsJudgedButNotDrained) {
   ClusterModel m = build_cluster_model({critical("gpu07", "ALL"), critical("gpu08", "gpu[00-99]"),
                                         critical("gpu09", "gpu10"), critical("gpu11", "gpu11")},
                                        {});
-  DrainPlan plan = drain_plan(m);
+  DrainPlan plan = drain_plan(m, policy());
   EXPECT_EQ(drained_names(plan.commands), std::vector<std::string>{"NodeName=gpu11"});
   EXPECT_EQ(m.nodes[0].status, Status::Critical);
   EXPECT_EQ(m.nodes[0].host, "gpu07");
@@ -137,7 +234,7 @@ TEST(Drain, AFileClaimingAnotherHostIsUnknownAndNotDrained) {
   opt.sources = {"/r/gpu07.json", "/r/gpu09.json", "/r/gpu11.json"};
   ClusterModel m =
       build_cluster_model({critical("gpu07", "ALL"), critical("gpu09", "gpu10"), critical("gpu11", "gpu11")}, opt);
-  EXPECT_EQ(drained_names(drain_commands(m)), std::vector<std::string>{"NodeName=gpu11"});
+  EXPECT_EQ(drained_names(drain_commands(m, policy())), std::vector<std::string>{"NodeName=gpu11"});
   EXPECT_EQ(m.nodes[0].status, Status::Unknown);
   EXPECT_EQ(m.nodes[0].how, NodeOutcome::How::WrongHost);
   EXPECT_EQ(m.nodes[0].reason, "/r/gpu07.json: report claims host 'ALL', was asked of 'gpu07'");
@@ -148,23 +245,7 @@ TEST(Drain, AFileClaimingAnotherHostIsUnknownAndNotDrained) {
 // a count of distinct validated names.
 TEST(Drain, EachNameIsDrainedOnce) {
   ClusterModel m = build_cluster_model({critical("gpu07", "gpu07"), critical("gpu07", "gpu07.example")}, {});
-  EXPECT_EQ(drain_commands(m).size(), 1u);
-}
-
-TEST(Drain, ReasonHasNoControlBytesAndNoCutCharacter) {
-  ClusterNode n;
-  n.host = "x";
-  n.status = Status::Critical;
-  std::string accents;
-  for (int i = 0; i < 100; ++i) accents += "\xc3\xa9";
-  n.problems = {{"acs", "s", "a\x1b[2J\tb\x7f" + accents, "fix", Status::Critical}};
-  std::string r = drain_reason(n);
-  EXPECT_LE(r.size(), 160u);
-  for (char c : r) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << r;
-  EXPECT_EQ(r.rfind("gdrcheck: acs: a [2J b ", 0), 0u) << r;
-  std::string body = r.substr(0, r.size() - 3);  // before "..."
-  EXPECT_EQ(r.substr(r.size() - 3), "...");
-  EXPECT_NE(static_cast<unsigned char>(body.back()), 0xc3) << "a character cut in two";
+  EXPECT_EQ(drain_commands(m, policy()).size(), 1u);
 }
 
 TEST(Drain, RunsTheArgumentVectorsWithoutAShell) {

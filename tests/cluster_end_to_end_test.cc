@@ -167,7 +167,10 @@ TEST_F(ClusterEndToEnd, HostfileAndThresholdAndText) {
   RunResult r = run_gdrcheck(args);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // two failed nodes are within the threshold
   EXPECT_NE(r.out.find(address(kNoPeermem)), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(address(kAcs) + ": CRITICAL, not drained"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CRITICAL, not drained:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(address(kAcs) + " ("), std::string::npos) << r.out;  // with the report's age
+  EXPECT_NE(r.out.find("its report names host '" + testing::SlurmCluster::node_name(kAcs) + "'"), std::string::npos)
+      << r.out;
 
   args[4] = "1";  // past the threshold
   EXPECT_EQ(run_gdrcheck(args).exit_code, 2);

@@ -92,6 +92,26 @@ TEST(NodeReportReader, RefusesOtherDocuments) {
   EXPECT_EQ(problem_of(R"({"schema": 1})"), "no \"schema\" (not a gdrcheck node report)");
 }
 
+// generated_at decides whether a node may be drained: read when present
+// (older reports lack it), refused when it is not exactly the written form.
+TEST(NodeReportReader, ReadsGeneratedAtAndRefusesAMalformedOne) {
+  json j = json::parse(without(node_report_json("dgx-h100"), "generated_at"));
+  NodeReportRead old = read_node_report(j.dump());
+  ASSERT_TRUE(old.facts) << old.problem;
+  EXPECT_FALSE(old.facts->generated_at);
+  j["generated_at"] = "2026-12-03T17:47:26Z";
+  NodeReportRead read = read_node_report(j.dump());
+  ASSERT_TRUE(read.facts) << read.problem;
+  EXPECT_EQ(read.facts->generated_at, 1796320046);
+  j["generated_at"] = "2026-12-03T17:47:26+01:00";
+  EXPECT_EQ(problem_of(j.dump()),
+            "generated_at \"2026-12-03T17:47:26+01:00\" is not a UTC time like \"2026-12-03T17:47:26Z\"");
+  j["generated_at"] = "yesterday\x1b[2J";
+  EXPECT_EQ(problem_of(j.dump()).find('\x1b'), std::string::npos);
+  j["generated_at"] = 1796320046;
+  EXPECT_EQ(problem_of(j.dump()), "generated_at is not a string");
+}
+
 TEST(NodeReportReader, RefusesMissingAndMistypedFields) {
   std::string report = node_report_json("dgx-h100");
   EXPECT_EQ(problem_of(without(report, "findings")), "the report has no \"findings\"");

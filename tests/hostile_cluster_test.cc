@@ -3,6 +3,7 @@
 // thousands of checks, control bytes), host lists and hostfiles. Whatever
 // they hold, the binary answers in time in bounded memory, prints no control
 // byte, and `--drain` only ever drains one plain node name.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/exit_codes.h"
+#include "cluster/report_age.h"
 #include "cluster_hostile_reports.h"
 #include "hostile_run.h"
 #include "terminal_checks.h"
@@ -54,15 +56,18 @@ TEST(HostileClusterFrom, DrainOnlyPlainNodeNames) {
   const std::vector<std::string> hostile = {"ALL", "gpu[00-99],login[1-2]", "-x", "all", "a,b"};
   for (const auto& host : hostile)
     d.write("reports/" + host + ".json", minimal_report(host, "CRITICAL", {{"acs", "CRITICAL"}}));
-  d.write("reports/gpu02.json", minimal_report("gpu02", "CRITICAL", {{"acs", "CRITICAL"}}));
+  // gpu02's report is fresh (written now): the one a drain may act on.
+  nlohmann::json gpu02 = nlohmann::json::parse(minimal_report("gpu02", "CRITICAL", {{"acs", "CRITICAL"}}));
+  gpu02["generated_at"] = format_utc_time(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  d.write("reports/gpu02.json", gpu02.dump());
   HostileResult r = run_hostile({"cluster", "--from", dir, "--drain", "--scontrol", scontrol});
   EXPECT_TRUE(ran_safely(r, d));
   EXPECT_EQ(r.exit_code, kExitCritical);
   std::ifstream f(log);
   std::vector<std::string> drained;
   for (std::string line; std::getline(f, line);) drained.push_back(line);
-  EXPECT_EQ(drained,
-            std::vector<std::string>{"update NodeName=gpu02 State=DRAIN Reason=gdrcheck: acs: acs is CRITICAL"});
+  EXPECT_EQ(drained, std::vector<std::string>{"update NodeName=gpu02 State=DRAIN Reason=gdrcheck: acs CRITICAL"});
   for (const auto& host : hostile)
     EXPECT_EQ(r.out.find("NodeName=" + host), std::string::npos) << "a drain command printed for " << host;
 }

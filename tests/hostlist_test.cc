@@ -91,3 +91,31 @@ TEST(HostlistTest, NamesThatLookLikeOptionsAreRefused) {
 
 }  // namespace
 }  // namespace gdrcheck
+
+namespace gdrcheck {
+namespace {
+
+TEST(FoldHostlist, FoldsRunsKeepingPaddingAndOrder) {
+  std::vector<std::string> hosts;
+  for (int i = 1; i <= 64; ++i) hosts.push_back(i < 10 ? "gpu00" + std::to_string(i) : "gpu0" + std::to_string(i));
+  EXPECT_EQ(fold_hostlist(hosts), "gpu[001-064]");
+  EXPECT_EQ(fold_hostlist({"login1", "gpu07", "gpu01", "gpu02", "gpu03", "gpu07", "gpu7", "n8", "n9", "n10"}),
+            "login1,gpu[01-03,07],gpu7,n[8-10]");
+  EXPECT_EQ(fold_hostlist({"r1n05", "r1n06", "r2n05", "a0b", "a1b", "head"}), "r1n[05-06],r2n05,a[0-1]b,head");
+  EXPECT_EQ(fold_hostlist({}), "");
+  EXPECT_EQ(fold_hostlist_items({"gpu[0-9]", "ALL", "gpu1", "gpu2"}),
+            (std::vector<std::string>{"gpu[0-9]", "ALL", "gpu[1-2]"}));
+}
+
+TEST(FoldHostlist, RoundTrips) {
+  for (const char* list : {"gpu[001-064]", "gpu[01-03,07],login1", "n[8-10]", "r1n[05-06],r2n05", "a[0-1]b,head",
+                           "x[0998-1000]", "n[0-5,7,9-12]"}) {
+    std::vector<std::string> hosts = expand_hostlist(list);
+    EXPECT_EQ(expand_hostlist(fold_hostlist(hosts)), hosts) << list << " -> " << fold_hostlist(hosts);
+  }
+  EXPECT_EQ(fold_hostlist(expand_hostlist("gpu[001-064],login[1-2]")), "gpu[001-064],login[1-2]");
+  EXPECT_EQ(fold_hostlist(expand_hostlist("n[0-5,7,9-12]")), "n[0-5,7,9-12]");
+}
+
+}  // namespace
+}  // namespace gdrcheck

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -95,7 +96,7 @@ TEST(NodeCli, OlderNcclVersion) {
 TEST(NodeCli, ReleasesWithoutRulesAreRefusedOrNamedAsApproximated) {
   auto old = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--nccl-version", "1.3.4"});
   EXPECT_EQ(old.exit_code, 64);
-  EXPECT_NE(old.err.find("no rules for NCCL 1.3.4"), std::string::npos) << old.err;
+  EXPECT_NE(old.err.find("NCCL 1.3.4 is older than the rules this build has"), std::string::npos) << old.err;
   auto newer = run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json", "--nccl-version", "2.31.2"});
   json j = json::parse(newer.out);
   EXPECT_EQ(j["nccl"]["version"], "2.31.2");
@@ -161,13 +162,108 @@ TEST(NodeCli, MissingRootIsUnknown) {
 }
 
 // Plain `gdrcheck` on this machine: the test machines have no NVIDIA GPU.
-TEST(DefaultCli, SaysThereIsNoGpuAndShowsTheExample) {
-  if (::access("/proc/driver/nvidia/version", F_OK) == 0) GTEST_SKIP() << "this machine has an NVIDIA GPU";
+// The exit code is this machine's (UNKNOWN), never the example's OK; the
+// example is shown only on a terminal, and the tests' stdout is a pipe.
+TEST(DefaultCli, NoGpuIsUnknownAndNeverTheExample) {
+  if (::access("/proc/driver/nvidia", F_OK) == 0 || ::access("/sys/module/nvidia", F_OK) == 0)
+    GTEST_SKIP() << "this machine has the NVIDIA driver";
   auto r = run_gdrcheck({});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.out.find("no NVIDIA GPU found (none under /sys/bus/pci/devices)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gdrcheck demo"), std::string::npos);
+  EXPECT_EQ(r.out.find("dgx-h100-01"), std::string::npos) << r.out;
+}
+
+TEST(DemoCli, ShowsTheLabelledExampleAndSucceeds) {
+  auto r = run_gdrcheck({"demo"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("This machine has no NVIDIA GPU"), std::string::npos);
+  EXPECT_NE(r.out.find("EXAMPLE, not this machine"), std::string::npos);
   EXPECT_NE(r.out.find("gdrcheck node: dgx-h100-01"), std::string::npos);
   EXPECT_NE(r.out.find("GPU7  mlx5_11"), std::string::npos) << r.out;
+  EXPECT_EQ(run_gdrcheck({"demo", "--bogus"}).exit_code, 64);
+}
+
+// The driver loaded and no GPU on the bus: GPUs that fell off it (Xid 79).
+TEST(NodeCli, GpusFallenOffTheBusExitCritical) {
+  std::string root = testing::fresh_node_root("dgx-h100");
+  for (const auto& e : std::filesystem::directory_iterator(root + "/sys/bus/pci/devices")) {
+    std::ifstream vendor(e.path() / "vendor"), cls(e.path() / "class");
+    std::string v, c;
+    vendor >> v;
+    cls >> c;
+    if (v != "0x10de" || c.rfind("0x03", 0) != 0) continue;
+    std::filesystem::remove_all(std::filesystem::canonical(e.path()));
+    std::filesystem::remove(e.path());
+  }
+  auto r = run_gdrcheck({"node", "--root", root, "--json"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  json j = json::parse(r.out);
+  bool said = false;
+  for (const auto& f : j["findings"])
+    said |= f["check"] == "gpu" && f["status"] == "CRITICAL" &&
+            f["summary"].get<std::string>().find("fell off the bus") != std::string::npos;
+  EXPECT_TRUE(said) << r.out;
+}
+
+TEST(NodeCli, JsonSaysWhenByWhatAndByWhichRules) {
+  json j = json::parse(run_gdrcheck({"node", "--root", node_root("dgx-h100"), "--json"}).out);
+  std::string when = j["generated_at"];
+  EXPECT_EQ(when.size(), 20u);
+  EXPECT_EQ(when.back(), 'Z');
+  EXPECT_EQ(when[10], 'T');
+  EXPECT_EQ(j["gdrcheck_version"], "0.1.0");
+  EXPECT_EQ(j["rules"], j["nccl"]["rules"]);
+  EXPECT_EQ(j["host"], "dgx-h100-01");
+}
+
+// Releases gdrcheck cannot predict for are usage errors naming the range it
+// knows; a newer 2.x is followed with the newest rules (nccl-model.md).
+TEST(NodeCli, NcclVersionOutsideTheKnownRange) {
+  std::string root = node_root("dgx-h100");
+  std::string range = "(2.4.0 - " + NcclVersion::newest().str() + ")";
+  for (const char* v : {"3.0.1", "2.3.9", "1.2", "abc", "2.210.5"}) {
+    auto r = run_gdrcheck({"node", "--root", root, "--nccl-version", v});
+    EXPECT_EQ(r.exit_code, 64) << v << r.err;
+    EXPECT_NE(r.err.find("--nccl-version"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << v;
+  }
+  EXPECT_NE(run_gdrcheck({"node", "--root", root, "--nccl-version", "3.0.1"})
+                .err.find("is newer than the rules this build has " + range),
+            std::string::npos);
+  EXPECT_NE(run_gdrcheck({"node", "--root", root, "--nccl-version", "2.3.9"})
+                .err.find("is older than the rules this build has " + range),
+            std::string::npos);
+  EXPECT_NE(run_gdrcheck({"node", "--root", root, "--nccl-version", "2.99.1", "--json"}).exit_code, 64);
+}
+
+TEST(NodeCli, ConflictingOptionsAreUsageErrors) {
+  std::string root = node_root("dgx-h100");
+  EXPECT_EQ(run_gdrcheck({"node", "--root", root, "-q", "-v"}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"node", "--root", root, "--json", "--quiet"}).exit_code, 64);
+  std::string m = testing::scratch_dir() + "/m.json";
+  auto same = run_gdrcheck({"node", "--root", root, "--manifest", m, "--write-manifest", m});
+  EXPECT_EQ(same.exit_code, 64) << same.err;
+  auto dir = run_gdrcheck({"node", "--root", root, "--write-manifest", testing::scratch_dir()});
+  EXPECT_EQ(dir.exit_code, 3);
+  EXPECT_NE(dir.err.find(": is a directory"), std::string::npos) << dir.err;
+  EXPECT_TRUE(dir.out.empty());  // refused before the check ran
+}
+
+// A folder of captures, or a path inside one: the message says which
+// --root was meant.
+TEST(NodeCli, RootWithoutSysSuggestsTheCapture) {
+  std::string captures = testing::scratch_dir();
+  std::filesystem::create_directories(captures + "/node17/sys/bus");
+  auto outer = run_gdrcheck({"node", "--root", captures});
+  EXPECT_EQ(outer.exit_code, 3);
+  EXPECT_NE(outer.err.find(captures + ": has no sys/ directory"), std::string::npos) << outer.err;
+  EXPECT_NE(outer.err.find("did you mean --root " + captures + "/node17?"), std::string::npos) << outer.err;
+  auto inner = run_gdrcheck({"node", "--root", captures + "/node17/sys/bus"});
+  EXPECT_NE(inner.err.find("inside the recorded root " + captures + "/node17"), std::string::npos) << inner.err;
+  std::filesystem::create_directories(captures + "/node18/sys");
+  auto two = run_gdrcheck({"topo", "--root", captures});
+  EXPECT_EQ(two.exit_code, 3);
+  EXPECT_EQ(two.err.find("did you mean"), std::string::npos) << two.err;  // two captures: the user chooses
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "host/child_groups.h"
 #include "recorded_fixtures.h"
 
 namespace gdrcheck {
@@ -277,6 +279,20 @@ TEST(ProcessTest, RunsManyWithBoundedParallelismInOrder) {
   // Three waves of 0.2 s at most two at a time: never faster than 0.6 s.
   EXPECT_GE(took, milliseconds(550));
   EXPECT_TRUE(run_processes({}, 4).empty());
+}
+
+// A stop (host/termination.h) reaches exactly the groups that are running.
+TEST(ProcessTest, RecordsTheChildGroupOnlyWhileItRuns) {
+  std::size_t before = child_group_count();
+  std::thread run([] { run_process(shell("sleep 1")); });
+  bool seen = false;
+  for (int i = 0; i < 200 && !seen; ++i) {
+    seen = child_group_count() == before + 1 && child_groups_alive();
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  run.join();
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(child_group_count(), before);
 }
 
 TEST(ProcessTest, FindsProgramsInPath) {

@@ -113,5 +113,25 @@ TEST(TerminalGuard, SequencesThatOnlyLookLikeOwnColoursAreEscaped) {
   EXPECT_EQ(terminal_guard("a\033[0m\033[0mb", true), "a\033[0m\033[0mb");
 }
 
+TEST(AsciiText, RendererSymbolsBecomeAscii) {
+  EXPECT_EQ(ascii_text("GPU0\u20137 \u00b7 \u2713 a\u2192b \u2265 2.23 \u2026"), "GPU0-7 * ok a->b >= 2.23 ...");
+  EXPECT_EQ(ascii_text("GPU\u2194NIC \u2014 x"), "GPU<->NIC -- x");
+}
+
+TEST(AsciiText, OtherTextIsEscapedVisiblyAndAsciiKept) {
+  EXPECT_EQ(ascii_text("h\u00f6st \u6e2c \U0001F600"), "h\\u00f6st \\u6e2c \\U0001f600");
+  EXPECT_EQ(ascii_text("plain \\x1b text\n\t"), "plain \\x1b text\n\t");
+  EXPECT_EQ(ascii_text("\033[31mCRITICAL\033[0m"), "\033[31mCRITICAL\033[0m");  // colour is ASCII
+}
+
+TEST(AsciiText, ResultIsAlwaysAscii) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  all += "\u2013\xe2\x80";
+  // Bytes that are not UTF-8 pass through: printable() escapes them before.
+  std::string out = ascii_text(printable(all));
+  for (unsigned char c : out) EXPECT_LT(c, 0x80);
+}
+
 }  // namespace
 }  // namespace gdrcheck

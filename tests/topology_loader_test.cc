@@ -89,11 +89,12 @@ TEST(TopologyStream, EmptyInput) {
   EXPECT_EQ(problem_of([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }), "-: empty file");
 }
 
-TEST(TopologyFile, FifoFailsFast) {
+// A FIFO is read (`topo <(ssh node lstopo --of xml)`); one nobody writes
+// to reads as empty at once instead of blocking.
+TEST(TopologyFile, FifoWithoutWriterIsEmptyNotBlocking) {
   std::string fifo = testing::scratch_dir() + "/topo.xml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  EXPECT_EQ(problem_of([&] { load_topology_file(fifo, TopologyFileKind::Auto); }),
-            fifo + ": a FIFO, not a topology file");
+  EXPECT_EQ(problem_of([&] { load_topology_file(fifo, TopologyFileKind::Auto); }), fifo + ": empty file");
 }
 
 TEST(TopologyFile, DeviceFileFailsFast) {

@@ -1,14 +1,13 @@
 #include "analyze/artifact.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
+#include "host/compressed_input.h"
+#include "host/unique_fd.h"
+#include "host/user_file.h"
 #include "topology/input_error.h"
 #include "topology/path_matrix.h"
 #include "topology/smi_text_source.h"
@@ -20,6 +19,10 @@ constexpr std::size_t kHeadBytes = 64 * 1024;
 constexpr std::size_t kMaxLine = 64 * 1024;       // longer lines are cut: no log line is near this
 constexpr std::size_t kBlockBytes = 4u << 20;     // one read(2); several MB keep system calls rare
 constexpr std::size_t kMaxWholeFile = 16u << 20;  // matrix, ibv and gdscheck text is small
+// A compressed log is read to at most this many bytes: far above the
+// largest NCCL log of a real job, and a bound on the time a decompression
+// bomb costs.
+constexpr std::uint64_t kMaxDecompressed = std::uint64_t{16} << 30;
 
 bool binary(std::string_view head) {
   for (char c : head.substr(0, 4096))
@@ -37,17 +40,22 @@ bool binary(std::string_view head) {
 // a line longer than kMaxLine keeps its first kMaxLine bytes.
 class LineSource {
  public:
-  explicit LineSource(const std::string& path)
-      : fd_(path == "-" ? STDIN_FILENO : open_input(path)), owns_(path != "-") {}
-  ~LineSource() {
-    if (owns_ && fd_ >= 0) ::close(fd_);
+  explicit LineSource(const std::string& path) {
+    try {
+      fd_ = open_user_input(path, "log or tool output");
+      reader_ = std::make_unique<DecompressingReader>(fd_.get(), path, kMaxDecompressed);
+    } catch (const InputError& e) {
+      refusal_ = e.problem();
+    }
   }
-  LineSource(const LineSource&) = delete;
-  LineSource& operator=(const LineSource&) = delete;
 
-  bool ok() const { return fd_ >= 0; }
-  // Why the file was not opened: "a character device, not a log".
+  bool ok() const { return reader_ != nullptr; }
+  // Why the file was not opened: "a character device, not a log or tool output".
   const std::string& refusal() const { return refusal_; }
+  // Why reading stopped before the end ("corrupt gzip stream (…)"); empty
+  // when the whole content was read.
+  const std::string& failure() const { return failure_; }
+  Compression compression() const { return reader_ ? reader_->compression() : Compression::None; }
   const std::string& head() {
     if (!head_read_) {
       fill(kHeadBytes);
@@ -107,43 +115,30 @@ class LineSource {
 
  private:
   // Reads until the buffer holds `want` bytes (at most kBlockBytes), or
-  // the input ends; a read error ends the input too.
+  // the input ends; a read error or a bad compressed stream ends it too,
+  // and is kept in failure_.
   void fill(std::size_t want) {
     if (!buf_) buf_ = std::make_unique_for_overwrite<char[]>(kBlockBytes);
     want = std::min(want, kBlockBytes);
     while (!eof_ && end_ < want) {
-      ssize_t n = ::read(fd_, buf_.get() + end_, kBlockBytes - end_);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
+      std::size_t n = 0;
+      try {
+        n = reader_->read(buf_.get() + end_, kBlockBytes - end_);
+      } catch (const InputError& e) {
+        failure_ = e.problem();
+      }
+      if (n == 0) {
         eof_ = true;
         break;
       }
-      end_ += static_cast<std::size_t>(n);
+      end_ += n;
     }
   }
 
-  // O_NONBLOCK: opening a FIFO nobody writes to would block forever; a
-  // FIFO is still read (`analyze <(zcat log.gz)` is one), so blocking reads
-  // are restored once it is open. Devices are refused: /dev/zero never ends.
-  int open_input(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return fd;
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
-      refusal_ = S_ISDIR(st.st_mode)   ? "a directory, not a log or tool output"
-                 : S_ISCHR(st.st_mode) ? "a character device, not a log or tool output"
-                 : S_ISBLK(st.st_mode) ? "a block device, not a log or tool output"
-                                       : "not a regular file, not a log or tool output";
-      ::close(fd);
-      return -1;
-    }
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
-  }
-
-  std::string refusal_;  // declared before fd_: open_input() sets it while fd_ is initialised
-  int fd_ = -1;
-  bool owns_ = false;
+  std::string refusal_;
+  std::string failure_;
+  UniqueFd fd_;
+  std::unique_ptr<DecompressingReader> reader_;
   std::unique_ptr<char[]> buf_;
   std::size_t end_ = 0;  // bytes in buf_
   bool eof_ = false;
@@ -265,6 +260,22 @@ void stream_logs(LineSource& src, Artifact& a, bool with_tests) {
   if (with_tests) a.nccl_tests = tests.finish();
 }
 
+// Fails closed: what was proven from part of a file is not reported when
+// the rest could not be read (a corrupt or cut compressed stream, a read
+// error, a decompression bomb).
+Artifact read_to_the_end(Artifact a, const LineSource& src) {
+  if (!src.failure().empty()) {
+    Artifact failed;
+    failed.file = a.file;
+    failed.kind = a.kind;
+    failed.error = src.failure();
+    return failed;
+  }
+  if (src.compression() != Compression::None)
+    a.notes.push_back(std::string("read ") + compression_name(src.compression()) + "-compressed, by its first bytes");
+  return a;
+}
+
 }  // namespace
 
 const char* artifact_kind_name(ArtifactKind k) {
@@ -311,10 +322,14 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
   a.file = path;
   LineSource src(path);
   if (!src.ok()) {
-    a.error = src.refusal().empty() ? "cannot be read (no such file, or permission denied)" : src.refusal();
+    a.error = src.refusal();
     return a;
   }
   const std::string& head = src.head();
+  if (!src.failure().empty()) {
+    a.error = src.failure();
+    return a;
+  }
   if (head.empty()) {
     a.error = "empty";
     return a;
@@ -355,7 +370,7 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
   } catch (const InputError& e) {
     a.error = e.problem();
   }
-  return a;
+  return read_to_the_end(std::move(a), src);
 }
 
 Status overall_status(const std::vector<Artifact>& artifacts) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checks/node_evidence.h"
+#include "host/capture_extent.h"
 #include "host/driver_info.h"
 
 namespace gdrcheck {
@@ -12,16 +13,34 @@ bool loaded(const HostState& h, const std::string& m) {
   return h.modules.count(m) && h.modules.at(m).loaded;
 }
 
+// Without the version file the driver is "not loaded" only when a part of
+// the host that would show it was read and shows nothing: the procfs
+// directory or the module list. A root that has neither says nothing.
+Finding missing_version(const HostState& h, std::vector<std::string> ev) {
+  auto proc_area = h.not_captured("/proc/driver/nvidia/version");
+  if (proc_area) ev.push_back(not_captured_evidence(*proc_area));
+  if (loaded(h, "nvidia"))
+    return proc_area
+               ? problem("driver", "nvidia", Status::Unknown,
+                         "NVIDIA module loaded; its version was not captured (the root has no " + *proc_area + ")", ev,
+                         copy_advice({"/proc/driver/nvidia/version"}))
+               : problem("driver", "nvidia", Status::Unknown, "NVIDIA module loaded but its version file is unreadable",
+                         ev, "check dmesg for why the NVIDIA driver did not initialise, and reload it");
+  if (proc_area && !h.module_dir)
+    return problem("driver", "nvidia", Status::Unknown,
+                   "NVIDIA driver not captured: the root has neither " + *proc_area + " nor /sys/module", ev,
+                   copy_advice({"/proc/driver/nvidia/version", "/sys/module"}));
+  if (h.module_dir) ev.push_back("/sys/module/nvidia: absent");
+  return problem("driver", "nvidia", Status::Critical, "NVIDIA driver not loaded", ev,
+                 "install and load the NVIDIA data-center driver (modprobe nvidia); check dmesg");
+}
+
 Finding nvidia_driver(const NodeEvidence& e) {
   const HostState& h = e.host;
   std::vector<std::string> ev{h.nvidia_version.evidence()};
   if (h.modules.count("nvidia") && h.modules.at("nvidia").taint.known())
     ev.push_back(h.modules.at("nvidia").taint.evidence());
-  if (!h.nvidia_version.known())
-    return problem(
-        "driver", "nvidia", loaded(h, "nvidia") ? Status::Unknown : Status::Critical,
-        loaded(h, "nvidia") ? "NVIDIA module loaded but its version file is unreadable" : "NVIDIA driver not loaded",
-        ev, "install and load the NVIDIA data-center driver (modprobe nvidia); check dmesg");
+  if (!h.nvidia_version.known()) return missing_version(h, ev);
   auto d = parse_nvidia_version(*h.nvidia_version.value);
   if (!d)
     return problem("driver", "nvidia", Status::Unknown, "NVIDIA driver version text not understood", ev,
@@ -62,7 +81,7 @@ Finding rdma_modules(const NodeEvidence& e) {
   std::vector<std::string> ev, missing;
   if (!h.module_dir)
     return problem("driver", "rdma", Status::Unknown, "RDMA modules unknown: /sys/module not captured",
-                   {"/sys/module: not found"}, "capture /sys/module with the root (gdrcheck snapshot)");
+                   {not_captured_evidence("/sys/module")}, copy_advice({"/sys/module"}));
   for (const auto& m : need) {
     ev.push_back("/sys/module/" + m + (loaded(h, m) ? ": present" : ": absent"));
     if (!loaded(h, m)) missing.push_back(m);
@@ -79,7 +98,7 @@ Finding kernel(const NodeEvidence& e) {
   const Fact& k = e.host.kernel_release;
   if (!k.known())
     return problem("driver", "kernel", Status::Unknown, "kernel release unknown", {k.evidence()},
-                   "capture /proc/sys/kernel/osrelease");
+                   copy_advice({"/proc/sys/kernel/osrelease"}));
   return ok("driver", "kernel", "Linux " + *k.value, {k.evidence()});
 }
 

@@ -48,6 +48,25 @@ Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
             ev);
 }
 
+// No GPU on the bus. With the NVIDIA driver loaded that is not a machine
+// without GPUs but GPUs that fell off the bus (Xid 79) or were removed: the
+// node cannot run GPU jobs, so it is CRITICAL and gets drained, not skipped.
+Finding no_gpu(const HostState& h) {
+  std::vector<std::string> ev{"no function with vendor 0x10de and class 0x0300/0x0302 under /sys/bus/pci/devices"};
+  if (h.nvidia_driver_loaded) {
+    ev.push_back("NVIDIA driver loaded: " +
+                 std::string(h.nvidia_version.known() ? h.nvidia_version.path : "/sys/module/nvidia") + " present");
+    return problem("gpu", "host", Status::Critical,
+                   "NVIDIA driver loaded but no NVIDIA GPU on the PCI bus: the GPUs fell off the bus (Xid 79) or were "
+                   "removed",
+                   ev,
+                   "look for Xid 79 / \"GPU has fallen off the bus\" in the kernel log (dmesg, journalctl -k); drain "
+                   "the node, power-cycle it, and check the GPUs' power, seating and temperature");
+  }
+  return problem("gpu", "host", Status::Unknown, "no NVIDIA GPU found: nothing to check for GPUDirect RDMA", ev,
+                 "run gdrcheck on a GPU node; if this is one, check that the GPUs are visible (lspci -d 10de:)");
+}
+
 }  // namespace
 
 std::vector<Finding> check_gpu(const NodeEvidence& e) {
@@ -56,11 +75,7 @@ std::vector<Finding> check_gpu(const NodeEvidence& e) {
     if (gpu->node < 0 || !gpu->address) continue;
     out.push_back(check_one_gpu(e, *gpu));
   }
-  if (out.empty())
-    out.push_back(
-        problem("gpu", "host", Status::Unknown, "no NVIDIA GPU found: nothing to check for GPUDirect RDMA",
-                {"no function with vendor 0x10de and class 0x0300/0x0302 under /sys/bus/pci/devices"},
-                "run gdrcheck on a GPU node; if this is one, check that the GPUs are visible (lspci -d 10de:)"));
+  if (out.empty()) out.push_back(no_gpu(e.host));
   return out;
 }
 

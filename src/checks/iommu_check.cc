@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "checks/node_evidence.h"
+#include "host/capture_extent.h"
 
 namespace gdrcheck {
 namespace {
@@ -41,7 +42,7 @@ Finding from_cmdline(const NodeEvidence& e, const std::string& subject) {
           (h.iommu_units.empty() ? std::string("no units") : std::to_string(h.iommu_units.size()) + " units")};
   if (!h.cmdline.known())
     return problem("iommu", subject, Status::Unknown, "IOMMU mode unknown: no /proc/cmdline and no group type", ev,
-                   "capture /proc/cmdline");
+                   copy_advice({"/proc/cmdline"}));
   auto toks = tokens(*h.cmdline.value);
   if (has(toks, "intel_iommu=off") || has(toks, "amd_iommu=off") || has(toks, "iommu=off"))
     return ok("iommu", subject, "IOMMU disabled on the kernel command line", ev);
@@ -49,6 +50,14 @@ Finding from_cmdline(const NodeEvidence& e, const std::string& subject) {
     return ok("iommu", subject, "IOMMU in passthrough mode (iommu=pt)", ev);
   if (has(toks, "intel_iommu=on") || has(toks, "amd_iommu=on") || !h.iommu_units.empty())
     return problem("iommu", subject, Status::Critical, "IOMMU translating DMA (on without iommu=pt)", ev, fix_for(h));
+  // A kernel built with the IOMMU on by default needs no parameter: only the
+  // units tell, and a root without /sys/class/iommu does not show them.
+  if (auto area = h.not_captured("/sys/class/iommu")) {
+    ev.push_back(not_captured_evidence(*area));
+    return problem("iommu", subject, Status::Unknown,
+                   "IOMMU mode unknown: nothing on the command line, and IOMMU units not captured", ev,
+                   copy_advice({*area, "/sys/kernel/iommu_groups"}));
+  }
   return ok("iommu", subject, "no IOMMU active (no /sys/class/iommu units, no passthrough needed)", ev);
 }
 

@@ -1,6 +1,7 @@
 // `nic`: RDMA NICs — model and generation from the PCI device ID, PF or VF,
 // firmware, and whether an RDMA device exists for the function.
 #include "checks/node_evidence.h"
+#include "host/capture_extent.h"
 #include "host/device_ids.h"
 
 namespace gdrcheck {
@@ -27,6 +28,12 @@ Finding check_one_nic(const NodeEvidence& e, const Endpoint& nic) {
   if (auto info = mellanox_nic_info(node.device); node.vendor == 0x15b3 && info && info->recovery_mode)
     return problem("nic", nic.name, Status::Critical, "ConnectX in flash-recovery mode (no usable firmware)", ev,
                    "reflash the firmware with mlxfwreset/flint (NVIDIA firmware tools) and reboot");
+  if (!nic.rdma_device && e.host.not_captured("/sys/class/infiniband")) {
+    ev.push_back(not_captured_evidence("/sys/class/infiniband"));
+    return problem("nic", nic.address->str(), Status::Unknown,
+                   kind + ": RDMA devices not captured (the root has no /sys/class/infiniband)", ev,
+                   copy_advice({"/sys/class/infiniband"}));
+  }
   if (!nic.rdma_device)
     return problem("nic", nic.address->str(), Status::Critical, kind + " has no RDMA device in /sys/class/infiniband",
                    ev,

@@ -238,6 +238,7 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
     auto diffs = check_manifest(r, host, *options.manifest);
     r.findings.insert(r.findings.end(), diffs.begin(), diffs.end());
   }
+  if (options.policy) apply_policy(r.findings, *options.policy);
   for (const auto& p : r.predictions) r.pairs.push_back(verdict_for(r, p));
   r.status = worst_status(r.findings);
   return r;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checks/finding.h"
+#include "checks/policy.h"
 #include "host/host_state.h"
 #include "nccl/gdr_predict.h"
 #include "nccl/version_choice.h"
@@ -23,6 +24,7 @@ struct NodeOptions {
   std::optional<NcclVersion> nccl_version;
   NcclViewOptions view;
   std::optional<nlohmann::json> manifest;  // validated gdrcheck.manifest/1
+  std::optional<Policy> policy;            // site policy, applied to the findings before the verdicts
 };
 
 struct PairVerdict {

@@ -4,6 +4,7 @@
 // kernel >= 5.12, Turing or newer). "Loaded but not registered" is its own
 // finding: the module is there but the RDMA stack never saw it.
 #include "checks/node_evidence.h"
+#include "host/capture_extent.h"
 #include "host/device_ids.h"
 #include "host/driver_info.h"
 
@@ -60,7 +61,14 @@ Finding no_module_finding(const NodeEvidence& e, GdrHostFacts facts, std::vector
   if (facts.dmabuf_possible == Tri::Unknown)
     return problem("peermem", "host", Status::Unknown,
                    "no peer-memory module, and whether DMA-BUF is possible could not be told", ev, fix);
-  (void)e;
+  // A root without /sys/module cannot show a peer-memory module at all.
+  if (auto area = e.host.not_captured("/sys/module/nvidia_peermem")) {
+    ev.push_back(not_captured_evidence(*area));
+    return problem("peermem", "host", Status::Unknown,
+                   "peer-memory modules not captured (the root has no " + *area + "); DMA-BUF is not possible (" +
+                       facts.dmabuf_reason + ")",
+                   ev, copy_advice({*area}));
+  }
   return problem("peermem", "host", Status::Critical,
                  "neither a peer-memory module nor the DMA-BUF path: NCCL cannot use GPUDirect RDMA", ev, fix);
 }

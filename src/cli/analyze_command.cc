@@ -24,7 +24,19 @@ struct AnalyzeOptions {
   bool json = false, detail = false;
 };
 
+// Standard input can be read once: a second "-" (or /dev/stdin) would be
+// analysed as empty and reported as a bad file.
+void check_standard_input_once(std::vector<std::string> files, const std::string& bandwidth_file) {
+  files.push_back(bandwidth_file);
+  int reads = 0;
+  for (const auto& f : files) reads += f == "-" || f == "/dev/stdin" || f == "/proc/self/fd/0" || f == "/dev/fd/0";
+  if (reads > 1)
+    throw CLI::ValidationError("files",
+                               "standard input ('-' or /dev/stdin) can be read once; it is named more than once");
+}
+
 int run_analyze(const AnalyzeOptions& o) {
+  check_standard_input_once(o.files, o.bandwidth_file);
   std::optional<ArtifactKind> forced;
   if (!o.kind.empty()) {
     ArtifactKind k{};
@@ -56,7 +68,8 @@ CommandRun add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
   CLI::App* cmd =
       app.add_subcommand("analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat and gdscheck output prove");
-  cmd->add_option("files", o->files, "files to read ('-' = standard input)")->required();
+  cmd->add_option("files", o->files, "files to read ('-' = standard input; gzip and zstd read decompressed)")
+      ->required();
   cmd->add_option("--kind", o->kind, "force the kind: nccl-log, nccl-tests, topo-matrix, ibv, gdscheck");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.analyze/1)");
   cmd->add_flag("--detail", o->detail, "list every network connection");

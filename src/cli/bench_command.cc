@@ -3,8 +3,10 @@
 // with the analyzers of `analyze` and the expected-bandwidth model.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -23,11 +25,13 @@
 #include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/output_format.h"
 #include "cluster/hostlist.h"
 #include "host/host_state.h"
 #include "host/process.h"
 #include "host/root.h"
 #include "report/bench_json.h"
+#include "report/bench_prometheus.h"
 #include "report/bench_text.h"
 #include "report/json_text.h"
 #include "report/terminal_text.h"
@@ -46,7 +50,8 @@ struct BenchCliOptions {
   int nodes = 0, gpus_per_node = 0, repeat = 1, nics = 0;
   double nic_rate = 0, pass_ratio = 0;
   int timeout = 900;
-  bool json = false, verbose = false;
+  bool verbose = false;
+  OutputCli output;
   // nccl
   std::string test = "all_reduce_perf", nccl_tests_dir;
   std::vector<std::string> test_args;
@@ -99,8 +104,7 @@ NodeFactsResult node_facts(const std::string& root) {
 
 BandwidthOverrides overrides(const BenchCliOptions& o) {
   BandwidthOverrides b = load_bandwidth_file(o.bandwidth_file);
-  if (o.pass_ratio > 0) {
-    if (o.pass_ratio > 1) throw CLI::ValidationError("--pass-ratio", "must be in (0, 1], e.g. 0.9");
+  if (o.pass_ratio > 0) {  // 0: not given (the range is checked when parsed)
     b.pass_ratio = o.pass_ratio;
     b.rdma_pass_ratio = o.pass_ratio;
   }
@@ -140,7 +144,6 @@ LaunchPlan launch_plan(const BenchCliOptions& o, int gpus) {
 
 std::vector<NicSpec> nic_specs(const BenchCliOptions& o, const NodeFactsResult& node, std::string& source) {
   if (o.nic_rate > 0) {
-    if (o.nics < 1) throw CLI::ValidationError("--nics", "give the number of NICs per node with --nic-rate");
     source = "--nic-rate " + std::to_string(static_cast<int>(o.nic_rate)) + " --nics " + std::to_string(o.nics);
     return {nic_from_flags(o.nic_rate, o.nics, o.link_layer)};
   }
@@ -241,6 +244,28 @@ std::vector<NcclRunResult> nccl_arm(const BenchCliOptions& o, const LaunchPlan& 
   return runs;
 }
 
+// One bench report in the format asked for; the Prometheus file too when
+// asked. The time is taken once, when the run ended.
+template <typename Report>
+void print_bench(const OutputCli& out, const Report& rep,
+                 nlohmann::json (*to_json)(const Report&, std::chrono::system_clock::time_point),
+                 std::string (*to_prometheus)(const Report&, const PrometheusStamp&),
+                 const std::function<std::string()>& to_text) {
+  auto now = std::chrono::system_clock::now();
+  switch (out.resolved()) {
+    case OutputFormat::Json:
+      std::cout << json_text(to_json(rep, now)) << "\n";
+      break;
+    case OutputFormat::Prometheus:
+      std::cout << to_prometheus(rep, prometheus_stamp(now));
+      break;
+    case OutputFormat::Text:
+      std::cout << to_text();
+      break;
+  }
+  write_prometheus_file(out, to_prometheus(rep, prometheus_stamp(now)));
+}
+
 int run_bench_nccl(const BenchCliOptions& o) {
   return run_reporting_errors("bench", [&]() -> int {
     NodeFactsResult node = node_facts(o.root);
@@ -273,10 +298,8 @@ int run_bench_nccl(const BenchCliOptions& o) {
     std::vector<std::string> ignored;
     if (o.ab) rep.gdr_off = nccl_arm(o, plan, bin, files, true, rep.nodes, ignored);
     judge_nccl_bench(rep);
-    if (o.json)
-      std::cout << json_text(nccl_bench_json(rep)) << "\n";
-    else
-      std::cout << render_nccl_bench_text(rep, o.verbose);
+    print_bench(o.output, rep, &nccl_bench_json, &nccl_bench_prometheus,
+                [&] { return render_nccl_bench_text(rep, o.verbose); });
     return exit_code(rep.status);
   });
 }
@@ -301,20 +324,32 @@ int run_bench_rdma(const BenchCliOptions& o) {
       for (auto& p : facts.pairs) p.port_rate_gbps = o.nic_rate;
     RdmaBenchReport rep = run_rdma_bench(facts, ro);
     judge_rdma_bench(rep, overrides(o));
-    if (o.json)
-      std::cout << json_text(rdma_bench_json(rep)) << "\n";
-    else
-      std::cout << render_rdma_bench_text(rep, o.verbose);
+    print_bench(o.output, rep, &rdma_bench_json, &rdma_bench_prometheus,
+                [&] { return render_rdma_bench_text(rep, o.verbose); });
     return exit_code(rep.status);
   });
 }
 
+// (0, 1]: a ratio of 0 would pass any run, above 1 none.
+CLI::Validator pass_ratio_range() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !(v > 0 && v <= 1))
+          return "value " + text + " not in range (0, 1], e.g. 0.9";
+        return "";
+      },
+      "FLOAT in (0, 1]");
+}
+
 void shared_options(CLI::App* cmd, BenchCliOptions& o) {
-  cmd->add_option("--launcher", o.launcher,
-                  "mpirun, srun or local (default: srun in a Slurm job, mpirun with --hosts)");
-  cmd->add_option("--hosts", o.hosts, "host list, e.g. gpu01,gpu02 or gpu[01-02]");
-  cmd->add_option("--hostfile", o.hostfile, "Open MPI hostfile");
-  cmd->add_option("--nodes", o.nodes, "node count (default: from --hosts or the Slurm allocation)");
+  cmd->add_option("--launcher", o.launcher, "mpirun, srun or local (default: srun in a Slurm job, mpirun with --hosts)")
+      ->check(CLI::IsMember({"mpirun", "srun", "local"}));
+  auto* hosts = cmd->add_option("--hosts", o.hosts, "host list, e.g. gpu01,gpu02 or gpu[01-02]");
+  auto* hostfile = cmd->add_option("--hostfile", o.hostfile, "Open MPI hostfile");
+  hosts->excludes(hostfile);
+  cmd->add_option("--nodes", o.nodes, "node count (default: from --hosts or the Slurm allocation)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--launcher-arg", o.launcher_args, "extra launcher argument, verbatim; repeatable");
   cmd->add_option("--repeat", o.repeat, "runs per measurement; the median is judged")->check(CLI::Range(1, 100));
   cmd->add_option("--timeout", o.timeout, "seconds before a run counts as hung (UNKNOWN)")->check(CLI::Range(1, 86400));
@@ -322,13 +357,35 @@ void shared_options(CLI::App* cmd, BenchCliOptions& o) {
                   "raw outputs go to a new private directory (mode 0700) created in this one; it must not be "
                   "writable by other users without the sticky bit (default: the current directory)");
   cmd->add_option("--root", o.root, "read NICs and GPU-NIC pairs from this recorded root (default: this machine)");
-  cmd->add_option("--nic-rate", o.nic_rate, "port rate in Gb/s of the NICs the run uses (hosts without a report)");
-  cmd->add_option("--nics", o.nics, "NICs per node, with --nic-rate");
-  cmd->add_option("--link-layer", o.link_layer, "ib or roce, with --nic-rate");
-  cmd->add_option("--pass-ratio", o.pass_ratio, "pass at this fraction of the expected figure (default 0.9)");
+  auto* rate =
+      cmd->add_option("--nic-rate", o.nic_rate, "port rate in Gb/s of the NICs the run uses (hosts without a report)")
+          ->check(CLI::Range(1.0, 3200.0));
+  cmd->add_option("--link-layer", o.link_layer, "ib or roce, with --nic-rate")
+      ->check(CLI::IsMember({"ib", "roce"}))
+      ->needs(rate);
+  cmd->add_option("--pass-ratio", o.pass_ratio, "pass at this fraction of the expected figure (default 0.9)")
+      ->check(pass_ratio_range());
   cmd->add_option("--bandwidth-file", o.bandwidth_file, "site override file (default /etc/gdrcheck/bandwidth.json)");
-  cmd->add_flag("--json", o.json, "JSON output (schema gdrcheck.bench/1)");
+  add_output_options(cmd, o.output, "gdrcheck.bench/1");
   cmd->add_flag("-v,--verbose", o.verbose, "list OK findings too");
+}
+
+// Options that do not go together, refused before anything runs. A
+// combination that would be silently ignored is refused too: the run would
+// not be the one the user asked for.
+void check_combinations(const CLI::App& cmd, const BenchCliOptions& o) {
+  bool given_hosts = cmd.count("--hosts") || cmd.count("--hostfile");
+  if (o.launcher == "local" && (given_hosts || o.nodes > 1 || !o.launcher_args.empty()))
+    throw CLI::ValidationError("--launcher",
+                               "local runs on this node only, without a launcher; --hosts, --hostfile, "
+                               "--nodes above 1 and --launcher-arg are for mpirun or srun");
+  if (o.launcher == "srun" && cmd.count("--hostfile"))
+    throw CLI::ValidationError("--hostfile", "is an Open MPI hostfile; srun takes --hosts or the Slurm allocation");
+  // --duration belongs to bench rdma only.
+  if (cmd.get_option_no_throw("--duration") && cmd.count("--duration") && o.duration >= o.timeout)
+    throw CLI::ValidationError("--duration", std::to_string(o.duration) + " s per run cannot end before --timeout " +
+                                                 std::to_string(o.timeout) + " s");
+  if (!o.root.empty()) require_recorded_root(o.root);
 }
 
 }  // namespace
@@ -343,7 +400,14 @@ CommandRun add_bench_command(CLI::App& app) {
   nccl->add_option("--nccl-tests", o->nccl_tests_dir,
                    "directory with the nccl-tests binaries (or its build/); default: PATH only. As root, a binary "
                    "others can replace (its file or a directory above it) is refused");
-  nccl->add_option("--gpus-per-node", o->gpus_per_node, "ranks per node (default: GPUs `node` finds here)");
+  nccl->add_option("--gpus-per-node", o->gpus_per_node, "ranks per node (default: GPUs `node` finds here)")
+      ->check(CLI::Range(1, 128));
+  // NICs per node only make an expected busbw with their rate; each is
+  // useless alone. bench rdma measures every GPU-NIC pair the node has, so
+  // it takes the rate only.
+  auto* nics = nccl->add_option("--nics", o->nics, "NICs per node, with --nic-rate")->check(CLI::Range(1, 64));
+  nics->needs(nccl->get_option("--nic-rate"));
+  nccl->get_option("--nic-rate")->needs(nics);
   nccl->add_option("--test-arg", o->test_args, "replace the test arguments (-b 8 -e 8G -f 2 -g 1); repeatable");
   nccl->add_option("--node-type", o->node_type, "node type for fixed figures in the site file");
   nccl->add_flag("--ab", o->ab, "also run with GDR off (NCCL_NET_GDR_LEVEL=LOC) and report the gain");
@@ -351,10 +415,16 @@ CommandRun add_bench_command(CLI::App& app) {
   shared_options(rdma, *o);
   rdma->add_option("--perftest", o->perftest,
                    "ib_write_bw program (default: from PATH); as root, refused when others can replace it");
-  rdma->add_option("--duration", o->duration, "seconds per ib_write_bw run (-D)");
-  rdma->add_option("--size", o->size, "message size in bytes (-s)");
-  rdma->add_option("--qps", o->qps, "queue pairs (-q)");
-  return [o, nccl] { return nccl->parsed() ? run_bench_nccl(*o) : run_bench_rdma(*o); };
+  rdma->add_option("--duration", o->duration, "seconds per ib_write_bw run (-D), below --timeout")
+      ->check(CLI::Range(1, 3600));
+  rdma->add_option("--size", o->size, "message size in bytes (-s)")->check(CLI::Range(1ul, 1ul << 30));
+  rdma->add_option("--qps", o->qps, "queue pairs (-q)")->check(CLI::Range(1, 1024));
+  return [o, nccl, rdma] {
+    return run_reporting_errors("bench", [&]() -> int {
+      check_combinations(nccl->parsed() ? *nccl : *rdma, *o);
+      return nccl->parsed() ? run_bench_nccl(*o) : run_bench_rdma(*o);
+    });
+  };
 }
 
 }  // namespace gdrcheck

@@ -29,8 +29,14 @@ CommandRun add_bench_command(CLI::App& app);
 // `gdrcheck cluster`.
 CommandRun add_cluster_command(CLI::App& app);
 
-// Plain `gdrcheck`: `node` on this machine; when it has no NVIDIA GPU it
-// says so and checks the bundled example root, so the first run is useful.
+// `gdrcheck demo`: the node check of the bundled example root; exit 0 when
+// it runs (the example's verdict is not this machine's), 3 when it cannot.
+CommandRun add_demo_command(CLI::App& app, const std::string& example_root);
+int run_demo(const std::string& example_root);
+
+// Plain `gdrcheck`: `node` on this machine. Without an NVIDIA GPU (and
+// without the NVIDIA driver) it says so and exits 3 (UNKNOWN); on a
+// terminal it also shows the bundled example, labelled as such.
 int run_default(const std::string& example_root);
 
 }  // namespace gdrcheck

@@ -13,6 +13,12 @@ namespace {
 
 constexpr const char* kGroup = "Launchers";
 
+// Remembered as a tuning option of LauncherCli.
+CLI::Option* tuning(LauncherCli& c, CLI::Option* option) {
+  c.tuning.push_back(option);
+  return option->group(kGroup);
+}
+
 void add_host_options(CLI::App* cmd, LauncherCli& c) {
   cmd->add_option("--ssh", c.ssh, "run on these hosts over ssh (host list: gpu[01-04],login1; repeatable)")
       ->group(kGroup);
@@ -21,34 +27,30 @@ void add_host_options(CLI::App* cmd, LauncherCli& c) {
   cmd->add_option("--pdsh", c.pdsh, "run through pdsh -R ssh on this host list (gpu[001-128])")->group(kGroup);
   cmd->add_flag("--slurm", c.slurm, "run through srun, one task per node (the current allocation by default)")
       ->group(kGroup);
-  cmd->add_option("-N,--nodes", c.nodes, "--slurm: number of nodes (srun --nodes)")->group(kGroup);
-  cmd->add_option("-w,--nodelist", c.nodelist, "--slurm: these nodes (srun --nodelist)")->group(kGroup);
-  cmd->add_option("-p,--partition", c.partition, "--slurm: this partition (srun --partition)")->group(kGroup);
-  cmd->add_option("--srun-arg", c.srun_args, "--slurm: one more srun argument, e.g. --srun-arg=--account=ops")
-      ->group(kGroup);
-  cmd->add_option("--slurm-dir", c.slurm_dir,
-                  "--slurm: where the per-node output directory is made; must be shared with the nodes "
-                  "(default: the current directory)")
-      ->group(kGroup);
+  tuning(c, cmd->add_option("-N,--nodes", c.nodes, "--slurm: number of nodes (srun --nodes)"));
+  tuning(c, cmd->add_option("-w,--nodelist", c.nodelist, "--slurm: these nodes (srun --nodelist)"));
+  tuning(c, cmd->add_option("-p,--partition", c.partition, "--slurm: this partition (srun --partition)"));
+  tuning(c,
+         cmd->add_option("--srun-arg", c.srun_args, "--slurm: one more srun argument, e.g. --srun-arg=--account=ops"));
+  tuning(c, cmd->add_option("--slurm-dir", c.slurm_dir,
+                            "--slurm: where the per-node output directory is made; must be shared with the nodes "
+                            "(default: the current directory)"));
 }
 
 void add_tuning_options(CLI::App* cmd, LauncherCli& c) {
-  cmd->add_option("--fanout", c.fanout, "hosts contacted at once over ssh or pdsh (default 32)")
-      ->check(CLI::Range(1, 4096))
-      ->group(kGroup);
-  cmd->add_option("--timeout", c.timeout_s, "seconds per host (ssh, pdsh) or for the whole srun step (default 60)")
-      ->check(CLI::Range(1, 86400))
-      ->group(kGroup);
-  cmd->add_option("--connect-timeout", c.connect_timeout_s, "seconds for ssh to connect (default 10)")
-      ->check(CLI::Range(1, 3600))
-      ->group(kGroup);
-  cmd->add_option("--ssh-option", c.ssh_options, "an ssh -o option KEY=VALUE, e.g. IdentityFile=/root/.ssh/cluster")
-      ->group(kGroup);
-  cmd->add_option("-l,--user", c.user, "log in as this user (ssh -l)")->group(kGroup);
-  cmd->add_option("--node-env", c.node_env, "NCCL setting NAME=VALUE for the prediction on every node; repeatable")
-      ->group(kGroup);
-  cmd->add_option("--node-nccl-version", c.node_nccl_version, "predict for this NCCL release on every node")
-      ->group(kGroup);
+  tuning(c, cmd->add_option("--fanout", c.fanout, "hosts contacted at once over ssh or pdsh (default 32)")
+                ->check(CLI::Range(1, 4096)));
+  tuning(c, cmd->add_option("--timeout", c.timeout_s,
+                            "seconds per host (ssh, pdsh) or for the whole srun step (default 60)")
+                ->check(CLI::Range(1, 86400)));
+  tuning(c, cmd->add_option("--connect-timeout", c.connect_timeout_s, "seconds for ssh to connect (default 10)")
+                ->check(CLI::Range(1, 3600)));
+  tuning(c, cmd->add_option("--ssh-option", c.ssh_options,
+                            "an ssh -o option KEY=VALUE, e.g. IdentityFile=/root/.ssh/cluster"));
+  tuning(c, cmd->add_option("-l,--user", c.user, "log in as this user (ssh -l)"));
+  tuning(c, cmd->add_option("--node-env", c.node_env,
+                            "NCCL setting NAME=VALUE for the prediction on every node; repeatable"));
+  tuning(c, cmd->add_option("--node-nccl-version", c.node_nccl_version, "predict for this NCCL release on every node"));
 }
 
 std::vector<std::string> ssh_hosts(const LauncherCli& c) {
@@ -92,6 +94,13 @@ void check_slurm_only_options(const LauncherCli& c) {
 
 int LauncherCli::launchers() const {
   return (!ssh.empty() || !hostfile.empty() ? 1 : 0) + (!pdsh.empty() ? 1 : 0) + (slurm ? 1 : 0);
+}
+
+std::vector<std::string> LauncherCli::tuning_given() const {
+  std::vector<std::string> given;
+  for (const CLI::Option* o : tuning)
+    if (o->count() > 0) given.push_back(o->get_name());
+  return given;
 }
 
 void add_launcher_options(CLI::App* cmd, LauncherCli& cli) {

@@ -27,9 +27,16 @@ struct LauncherCli {
   std::vector<std::string> node_env;
   std::string node_nccl_version;
 
+  // The options that tune a launcher or what it runs (not the launchers
+  // themselves), to tell which were given on the command line.
+  std::vector<const CLI::Option*> tuning;
+
   // How many of --ssh/--hostfile, --pdsh and --slurm were given (the
   // command needs exactly one source of reports).
   int launchers() const;
+  // The tuning options given ("--nodes", "--fanout"), in declaration
+  // order: with --from nothing is launched, so each is a usage error.
+  std::vector<std::string> tuning_given() const;
 };
 
 void add_launcher_options(CLI::App* cmd, LauncherCli& cli);

@@ -1,9 +1,11 @@
 // `gdrcheck node` (also plain `gdrcheck`): the passive check of this node or
 // of a recorded root, with a verdict per GPU and findings per check.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -16,10 +18,14 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/manifest_file.h"
+#include "cli/output_format.h"
+#include "cli/policy_file.h"
 #include "host/host_state.h"
 #include "report/json_text.h"
 #include "report/node_json.h"
+#include "report/node_prometheus.h"
 #include "report/node_text.h"
+#include "report/output_style.h"
 #include "report/terminal_text.h"
 #include "topology/input_error.h"
 #include "topology/topology_loader.h"
@@ -31,18 +37,38 @@ namespace {
 
 struct NodeCliOptions {
   std::string root = "/";
-  bool json = false, quiet = false, verbose = false, no_bcm_flatten = false;
+  bool quiet = false, verbose = false, no_bcm_flatten = false;
+  OutputCli output;
+  std::string color = "auto", policy;
   std::vector<std::string> env;
   std::string nccl_version;
   std::string manifest, write_manifest;
 };
 
+// Why `path` cannot be a new manifest: it exists (a directory, a link, a
+// file the user has) or is the manifest being compared with.
+std::string new_file_problem(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return "";
+  return S_ISDIR(st.st_mode) ? "is a directory" : "already exists; not overwritten";
+}
+
 // Writes a new file only: a manifest the user already has is never replaced.
 void write_new_file(const std::string& path, const std::string& text) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError(path, errno == EEXIST ? "already exists; not overwritten" : std::strerror(errno));
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ::close(fd);
+  if (fd < 0) {
+    std::string problem = errno == EEXIST ? new_file_problem(path) : "";
+    throw InputError(path, problem.empty() ? std::strerror(errno) : problem);
+  }
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  bool ok = done == text.size() && ::close(fd) == 0;
+  if (done != text.size()) ::close(fd);
   if (!ok) throw InputError(path, "write failed");
 }
 
@@ -74,26 +100,82 @@ HostReadOptions read_options(const NodeCliOptions& o) {
   return r;
 }
 
+// The oldest release version_with_rules() follows (nccl-model.md).
+constexpr NcclVersion kOldestWithRules{2, 4, 0};
+
+std::string known_range() {
+  return "(" + kOldestWithRules.str() + " - " + NcclVersion::newest().str() + ")";
+}
+
+// The release --nccl-version names, refused when nothing can be predicted
+// for it. A newer 2.x release is kept: it is predicted with the newest
+// rules and the report says so (nccl-model.md).
+NcclVersion nccl_version_option(const std::string& text) {
+  auto v = NcclVersion::parse(text);
+  if (!v)
+    throw CLI::ValidationError(
+        "--nccl-version",
+        "'" + text + "' is not an NCCL version like 2.21.5; the rules this build has are " + known_range());
+  // NCCL_VERSION_CODE is major*10000 + minor*100 + patch: no release has a
+  // three-digit minor or patch, so 2.210.5 is a typo, not a future release.
+  if (v->minor > 99 || v->patch > 99)
+    throw CLI::ValidationError("--nccl-version",
+                               "'" + text + "' is not an NCCL release (minor and patch are below 100)");
+  if (v->major > 2)
+    throw CLI::ValidationError("--nccl-version", "NCCL " + v->str() + " is newer than the rules this build has " +
+                                                     known_range() + ": a new major release may change any of them");
+  if (!version_with_rules(*v, "--nccl-version"))
+    throw CLI::ValidationError("--nccl-version",
+                               "NCCL " + v->str() + " is older than the rules this build has " + known_range());
+  return *v;
+}
+
 NodeOptions node_options(const NodeCliOptions& o) {
   NodeOptions n;
-  if (!o.nccl_version.empty()) {
-    auto v = NcclVersion::parse(o.nccl_version);
-    if (!v) throw CLI::ValidationError("--nccl-version", "'" + o.nccl_version + "' is not a version like 2.21.5");
-    if (!version_with_rules(*v, "--nccl-version"))
-      throw CLI::ValidationError("--nccl-version", "gdrcheck has no rules for NCCL " + v->str() +
-                                                       " (it follows NCCL 2.4 to " + NcclVersion::newest().str() +
-                                                       "; newer releases are predicted with the newest rules)");
-    n.nccl_version = *v;
-  }
+  if (!o.nccl_version.empty()) n.nccl_version = nccl_version_option(o.nccl_version);
   n.view.flatten_bcm = !o.no_bcm_flatten;
   if (!o.manifest.empty()) n.manifest = load_manifest_file(o.manifest);
+  n.policy = load_policy(o.policy);
   return n;
+}
+
+// Refused before anything is read: the manifest would be written only at
+// the end, after the whole check.
+void check_write_manifest(const NodeCliOptions& o) {
+  if (o.write_manifest.empty()) return;
+  if (o.write_manifest == o.manifest)
+    throw CLI::ValidationError("--write-manifest",
+                               "'" + o.write_manifest + "' is the --manifest compared with; give a new file");
+  if (std::string problem = new_file_problem(o.write_manifest); !problem.empty())
+    throw InputError(o.write_manifest, problem);
+}
+
+// The report in the format asked for, and the Prometheus file when asked:
+// one time for both, so generated_at and the timestamp metric agree.
+void print_node(const NodeCliOptions& o, const NodeReport& r, const HostState& h) {
+  auto now = std::chrono::system_clock::now();
+  switch (o.output.resolved()) {
+    case OutputFormat::Json:
+      std::cout << json_text(node_json(r, h, now)) << "\n";
+      break;
+    case OutputFormat::Prometheus:
+      std::cout << node_prometheus(r, h, prometheus_stamp(now));
+      break;
+    case OutputFormat::Text:
+      std::cout << render_node_text(
+          r, node_text_options(stdout_output_style(*parse_color_choice(o.color)), o.quiet, o.verbose));
+      break;
+  }
+  write_prometheus_file(o.output, node_prometheus(r, h, prometheus_stamp(now)));
 }
 
 int run_node(const std::string& root_dir, const NodeCliOptions& o) {
   return run_reporting_errors("node", [&]() -> int {
+    require_text_format(o.output, o.quiet || o.verbose, "--quiet/--verbose");
+    check_write_manifest(o);
     HostReadOptions ro = read_options(o);
     NodeOptions no = node_options(o);
+    require_recorded_root(root_dir);
     Topology t = load_topology_root(root_dir);
     HostState h = read_host_state(Root(root_dir), pci_functions(t), ro);
     NodeReport r = build_node_report(std::move(t), h, no);
@@ -101,10 +183,7 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
       write_new_file(o.write_manifest, json_text(make_manifest(r, h)) + "\n");
       std::cerr << "gdrcheck node: wrote manifest " << safe_line(o.write_manifest) << "\n";
     }
-    if (o.json)
-      std::cout << json_text(node_json(r, h)) << "\n";
-    else
-      std::cout << render_node_text(r, {static_cast<bool>(::isatty(1)), o.quiet, o.verbose});
+    print_node(o, r, h);
     return exit_code(r.status);
   });
 }
@@ -120,9 +199,13 @@ CommandRun add_node_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("node", "check this node (or a recorded root) for GPUDirect RDMA: verdict per GPU");
   cmd->add_option("--root", o->root, "directory standing for / (a recorded host); default: this machine");
-  cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.node/1)");
-  cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");
-  cmd->add_flag("-v,--verbose", o->verbose, "print the evidence of OK findings too");
+  auto* json = add_output_options(cmd, o->output, "gdrcheck.node/1");
+  auto* quiet = cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");
+  auto* verbose = cmd->add_flag("-v,--verbose", o->verbose, "print the evidence of OK findings too");
+  // Each shapes the text report its own way; the JSON always holds every
+  // finding, so a flag that would change nothing is refused, not ignored.
+  quiet->excludes(verbose);
+  json->excludes(quiet)->excludes(verbose);
   cmd->add_option("--env", o->env, "NCCL setting NAME=VALUE as the job would have it; repeatable");
   cmd->add_option("--nccl-version", o->nccl_version,
                   "predict for this NCCL release (default: the NCCL installed in the root, else the newest known)");
@@ -130,6 +213,9 @@ CommandRun add_node_command(CLI::App& app) {
                 "no Broadcom switch flattening (the release decides otherwise: Gen4 from 2.9.6, Gen5 from 2.20.3)");
   cmd->add_option("--manifest", o->manifest, "the site's expected node (JSON): every difference is a finding");
   cmd->add_option("--write-manifest", o->write_manifest, "write this node's manifest to a new file (from a good node)");
+  cmd->add_option("--color", o->color, "colour: auto (a terminal, no NO_COLOR, TERM not dumb), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--policy", o->policy, "site policy file (default: /etc/gdrcheck/policy.json when there)");
   return [o] { return run_node(o->root, *o); };
 }
 

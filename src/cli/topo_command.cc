@@ -1,11 +1,13 @@
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 
 #include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "host/host_state.h"
 #include "report/json_text.h"
 #include "report/topo_json.h"
 #include "report/topo_text.h"
@@ -52,11 +54,25 @@ int print_topology(const Topology& t, const TopoOptions& o) {
   NcclViewOptions view;
   view.flatten_bcm = !o.no_bcm_flatten;
   TopologyPaths paths = compute_paths(t, view);
-  if (o.json)
-    std::cout << json_text(topo_json(t, paths)) << "\n";
-  else
+  if (o.json) {
+    std::optional<std::string> host = t.kind == SourceKind::Sysfs ? root_hostname(Root(t.source)) : std::nullopt;
+    std::cout << json_text(topo_json(t, paths, std::chrono::system_clock::now(), host)) << "\n";
+  } else {
     std::cout << render_topo_text(t, paths, TextStyle{static_cast<bool>(::isatty(1))});
+  }
   return kExitOk;
+}
+
+// --kind names how a FILE is read; --device and --class place PCI
+// functions, which only a PCI tree (sysfs, hwloc XML) has. Given where they
+// cannot apply they are refused, not ignored.
+void check_combinations(const TopoOptions& o, TopologyFileKind kind) {
+  if (o.file.empty() && o.kind != "auto")
+    throw CLI::ValidationError("--kind", "forces how a FILE is read; a --root (or this machine) is always sysfs");
+  bool selects = !o.devices.empty() || !o.classes.empty();
+  if (selects && (kind == TopologyFileKind::NcclXml || kind == TopologyFileKind::SmiText))
+    throw CLI::ValidationError(o.devices.empty() ? "--class" : "--device",
+                               "places PCI functions, which only sysfs and hwloc XML hold; not --kind " + o.kind);
 }
 
 int run_topo(const TopoOptions& o) {
@@ -67,6 +83,8 @@ int run_topo(const TopoOptions& o) {
       std::cerr << "gdrcheck topo: --kind must be auto, hwloc-xml, nccl-xml or smi-text\n";
       return kExitUsage;
     }
+    check_combinations(o, kind);
+    if (o.file.empty() && !o.root.empty()) require_recorded_root(o.root);
     Topology t =
         o.file.empty() ? load_topology_root(o.root.empty() ? "/" : o.root, sel) : load_topology_file(o.file, kind, sel);
     return print_topology(t, o);

@@ -119,6 +119,7 @@ ClusterNode understand(const NodeOutcome& o, const std::string& source, const Cl
   n.host = o.host;
   if (!same_host(r.host, o.host)) n.claimed_host = r.host;
   n.exit_code = o.exit_code;
+  n.generated_at = r.generated_at;
   n.status = r.status;
   add_findings(n, r.findings);
   if (opt.manifest) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -48,6 +49,7 @@ struct ClusterNode {
   // under a name the report does not confirm.
   std::string claimed_host;
   int exit_code = -1;
+  std::optional<std::int64_t> generated_at;  // the report's, seconds since the epoch
   Status status = Status::Unknown;
   std::size_t gpus = 0, gdr_gpus = 0;    // GPUs, and those with GDR predicted both ways
   bool gdr_ready = false;                // status OK and every GPU GDR both ways

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "cluster/node_name.h"
 
 namespace gdrcheck {
 namespace {
-
-constexpr std::size_t kMaxReason = 160;
 
 bool plain(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@%+=:,./_-").find(c) != std::string::npos;
@@ -38,36 +37,107 @@ std::string cut(const std::string& text, std::size_t size) {
 }  // namespace
 
 std::string drain_reason(const ClusterNode& node) {
-  std::string reason = one_line("gdrcheck: " + node.main_problem());
-  std::size_t more = node.problems.size() > 1 ? node.problems.size() - 1 : 0;
-  std::string tail = more ? " (+" + std::to_string(more) + " more)" : "";
-  if (reason.size() + tail.size() > kMaxReason) reason = cut(reason, kMaxReason - tail.size() - 3) + "...";
-  return reason + tail;
+  std::vector<std::string> ids;  // node.checks is a sorted map: ids come sorted
+  for (const auto& [id, status] : node.checks)
+    if (status == Status::Critical) ids.push_back(one_line(id));
+  if (ids.empty()) ids.push_back("node");
+  const std::string head = "gdrcheck: ", tail = " CRITICAL";
+  // Whole ids only, so a cut reason still names real checks; "+N" counts
+  // the ones left out.
+  std::string list;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    std::string with = list + (list.empty() ? "" : ",") + ids[i];
+    // Room is kept for ",+N" while ids remain after this one.
+    std::string left = i + 1 < ids.size() ? ",+" + std::to_string(ids.size() - i - 1) : "";
+    if (head.size() + with.size() + left.size() + tail.size() > kMaxDrainReasonBytes) {
+      list += (list.empty() ? "+" : ",+") + std::to_string(ids.size() - i);
+      break;
+    }
+    list = with;
+  }
+  return cut(head + list + tail, kMaxDrainReasonBytes);
 }
 
-DrainPlan drain_plan(const ClusterModel& model, const std::string& scontrol) {
+DrainPlan drain_plan(const ClusterModel& model, const DrainPolicy& policy) {
   DrainPlan plan;
   std::unordered_set<std::string> planned;
+  auto refuse = [&](const ClusterNode& n, const std::string& why) {
+    plan.not_drained.push_back({n.host, n.generated_at, why});
+    plan.refused.push_back(visible_name(n.host) + ": CRITICAL, not drained: " + why);
+  };
   for (const auto& n : model.nodes) {
     if (n.status != Status::Critical) continue;
     if (std::string why = plain_node_name_problem(n.host); !why.empty()) {
-      plan.refused.push_back(visible_name(n.host) + ": CRITICAL, not drained: " + why);
+      refuse(n, why);
       continue;
     }
     if (!n.claimed_host.empty()) {
-      plan.refused.push_back(visible_name(n.host) + ": CRITICAL, not drained: its report names host '" +
-                             visible_name(n.claimed_host) + "'; check which node it is and drain it by hand");
+      refuse(n, "its report names host '" + visible_name(n.claimed_host) +
+                    "'; check which node it is and drain it by hand");
+      continue;
+    }
+    // Old evidence says nothing about the node now.
+    if (std::string why = staleness(n.generated_at, policy.now, policy.max_age_s, policy.max_age_text); !why.empty()) {
+      refuse(n, why);
       continue;
     }
     // A node counted twice (two reports, one name) is drained once.
     if (!planned.insert(n.host).second) continue;
-    plan.commands.push_back({scontrol, "update", "NodeName=" + n.host, "State=DRAIN", "Reason=" + drain_reason(n)});
+    plan.commands.push_back(
+        {policy.scontrol, "update", "NodeName=" + n.host, "State=DRAIN", "Reason=" + drain_reason(n)});
+    plan.hosts.push_back(n.host);
   }
   return plan;
 }
 
-std::vector<Argv> drain_commands(const ClusterModel& model, const std::string& scontrol) {
-  return drain_plan(model, scontrol).commands;
+std::vector<Argv> drain_commands(const ClusterModel& model, const DrainPolicy& policy) {
+  return drain_plan(model, policy).commands;
+}
+
+std::vector<std::string> resume_candidates(const ClusterModel& model) {
+  // A name with any report that is not OK (two reports of one node) is
+  // not a node that passes.
+  std::unordered_set<std::string> failing;
+  for (const auto& n : model.nodes)
+    if (n.status != Status::Ok || !n.has_report() || !n.claimed_host.empty()) failing.insert(n.host);
+  std::vector<std::string> hosts;
+  std::unordered_set<std::string> seen;
+  for (const auto& n : model.nodes) {
+    if (failing.count(n.host) || !plain_node_name_problem(n.host).empty()) continue;
+    if (seen.insert(n.host).second) hosts.push_back(n.host);
+  }
+  return hosts;
+}
+
+Argv slurm_show_command(const std::vector<std::string>& hosts, const std::string& scontrol) {
+  // Plain names only (resume_candidates): a comma list is one node list.
+  std::string list;
+  for (const auto& h : hosts) list += (list.empty() ? "" : ",") + h;
+  return {scontrol, "-o", "show", "node", list};
+}
+
+ResumePlan resume_plan(const ClusterModel& model, const std::map<std::string, SlurmNodeState>& slurm,
+                       const DrainPolicy& policy) {
+  ResumePlan plan;
+  std::unordered_map<std::string, const ClusterNode*> by_host;
+  for (const auto& n : model.nodes) by_host.emplace(n.host, &n);
+  for (const auto& host : resume_candidates(model)) {
+    auto s = slurm.find(host);
+    if (s == slurm.end() || !s->second.drain) continue;
+    if (!s->second.drained_by_gdrcheck()) {
+      plan.others.push_back(visible_name(host) + ": OK, but drained in Slurm for '" + visible_name(s->second.reason) +
+                            "', not by gdrcheck: not resumed");
+      continue;
+    }
+    const ClusterNode& n = *by_host.at(host);
+    if (std::string why = staleness(n.generated_at, policy.now, policy.max_age_s, policy.max_age_text); !why.empty()) {
+      plan.not_resumed.push_back({host, n.generated_at, why});
+      continue;
+    }
+    plan.commands.push_back({policy.scontrol, "update", "NodeName=" + host, "State=RESUME"});
+    plan.hosts.push_back(host);
+  }
+  return plan;
 }
 
 std::string shell_word(const std::string& word) {

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 
@@ -190,6 +193,88 @@ std::vector<std::string> expand_hostlist(const std::string& list) {
     for (auto& host : expand_item(item))
       if (seen.insert(host).second) hosts.push_back(std::move(host));
   return hosts;
+}
+
+namespace {
+
+// A name as text, a number and more text: "r1n05x" -> "r1n" 5 "x" (the
+// last run of digits), with the width that run is written in when it is
+// zero-padded, else 0 (any width: "8" and "10" are one range, [8-10]).
+struct Numbered {
+  std::string prefix, suffix;
+  unsigned long value = 0;
+  std::size_t width = 0;
+};
+
+std::optional<Numbered> numbered(const std::string& name) {
+  if (name.find_first_of("[],") != std::string::npos) return std::nullopt;
+  std::size_t end = name.find_last_of("0123456789");
+  if (end == std::string::npos) return std::nullopt;
+  std::size_t start = end;
+  while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9') --start;
+  std::string digits = name.substr(start, end - start + 1);
+  if (digits.size() > 9) return std::nullopt;  // as parse_ranges: at most 9 digits
+  Numbered n{name.substr(0, start), name.substr(end + 1), std::stoul(digits), 0};
+  if (digits.size() > 1 && digits[0] == '0') n.width = digits.size();
+  return n;
+}
+
+struct Group {
+  std::string prefix, suffix;
+  std::size_t width = 0;
+  std::vector<unsigned long> values;
+};
+
+std::string ranges_text(const Group& g) {
+  std::vector<unsigned long> v = g.values;
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  if (v.size() == 1) return g.prefix + padded(v[0], g.width) + g.suffix;
+  std::string out;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + padded(v[i], g.width);
+    if (j > i) out += "-" + padded(v[j], g.width);
+    i = j + 1;
+  }
+  return g.prefix + "[" + out + "]" + g.suffix;
+}
+
+}  // namespace
+
+std::vector<std::string> fold_hostlist_items(const std::vector<std::string>& hosts) {
+  // Each item is a group of numbered names or one name as is, in order of
+  // first appearance.
+  std::vector<Group> groups;
+  std::vector<std::string> verbatim;
+  std::vector<std::pair<bool, std::size_t>> order;  // (is a group, index)
+  std::map<std::tuple<std::string, std::string, std::size_t>, std::size_t> index;
+  std::unordered_set<std::string> seen;
+  for (const auto& h : hosts) {
+    if (!seen.insert(h).second) continue;
+    auto n = numbered(h);
+    if (!n) {
+      order.push_back({false, verbatim.size()});
+      verbatim.push_back(h);
+      continue;
+    }
+    auto [it, fresh] = index.emplace(std::make_tuple(n->prefix, n->suffix, n->width), groups.size());
+    if (fresh) {
+      order.push_back({true, groups.size()});
+      groups.push_back({n->prefix, n->suffix, n->width, {}});
+    }
+    groups[it->second].values.push_back(n->value);
+  }
+  std::vector<std::string> items;
+  for (const auto& [is_group, i] : order) items.push_back(is_group ? ranges_text(groups[i]) : verbatim[i]);
+  return items;
+}
+
+std::string fold_hostlist(const std::vector<std::string>& hosts) {
+  std::string out;
+  for (const auto& item : fold_hostlist_items(hosts)) out += (out.empty() ? "" : ",") + item;
+  return out;
 }
 
 }  // namespace gdrcheck

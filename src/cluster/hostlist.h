@@ -26,4 +26,15 @@ std::size_t count_hostlist(const std::string& list);
 // std::invalid_argument for unbalanced brackets.
 std::vector<std::string> split_hostlist(const std::string& list);
 
+// The inverse of expand_hostlist, for people: "gpu001" ... "gpu064",
+// "login1" -> "gpu[001-064],login1". Names are grouped by the text before
+// and after their last run of digits and by its zero padding ("gpu07" and
+// "gpu7" stay apart, so expanding the result gives the names back);
+// groups keep the order of their first name, numbers in a group are
+// sorted, duplicates dropped. A name holding '[', ']' or ',' is kept as
+// one item of its own, as is.
+std::string fold_hostlist(const std::vector<std::string>& hosts);
+// fold_hostlist's items, before they are joined with ','.
+std::vector<std::string> fold_hostlist_items(const std::vector<std::string>& hosts);
+
 }  // namespace gdrcheck

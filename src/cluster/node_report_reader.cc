@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "checks/manifest.h"
+#include "cluster/report_age.h"
 #include "host/untrusted_json.h"
 
 namespace gdrcheck {
@@ -142,6 +143,18 @@ void read_host_facts(const json& doc, NodeReportFacts& f) {
   read_inventory(doc, f);
 }
 
+// Optional, as older reports lack it; when present it decides whether the
+// node may be drained, so a value that is not exactly the written form is
+// refused rather than guessed at.
+std::optional<std::int64_t> generated_at(const json& doc) {
+  auto g = doc.find("generated_at");
+  if (g == doc.end() || g->is_null()) return std::nullopt;
+  if (!g->is_string()) throw Invalid("generated_at is not a string");
+  auto t = parse_utc_time(g->get<std::string>());
+  if (!t) throw Invalid("generated_at " + json_shown(*g) + " is not a UTC time like \"2026-12-03T17:47:26Z\"");
+  return t;
+}
+
 NodeReportFacts read_document(const json& doc) {
   if (!doc.is_object()) throw Invalid("not a JSON object");
   auto schema = doc.find("schema");
@@ -151,6 +164,7 @@ NodeReportFacts read_document(const json& doc) {
   NodeReportFacts f;
   f.host = text(doc, "host", "the report");
   f.status = status(doc, "the report");
+  f.generated_at = generated_at(doc);
   f.nccl_version = text_or_empty(doc, "nccl_version", "the report");
   const json& gpus = objects(doc, "gpus");
   for (std::size_t i = 0; i < gpus.size(); ++i) f.gpu_models.push_back(text_or_empty(gpus[i], "model", at("gpus", i)));

@@ -5,6 +5,7 @@
 // <why>"); a refused report never counts as a checked node.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct ReportFinding {
 
 struct NodeReportFacts {
   std::string host;  // the report's own "host"
+  // "generated_at" as seconds since the epoch; absent in reports of older
+  // versions (such a report is judged, never drained: cluster/drain.h).
+  std::optional<std::int64_t> generated_at;
   Status status = Status::Unknown;
   std::string nccl_version;
   std::optional<std::string> kernel;

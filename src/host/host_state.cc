@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "host/capture_extent.h"
 #include "host/root_search.h"
 #include "host/sysfs_values.h"
 #include "host/text_format.h"
@@ -173,6 +174,24 @@ std::string Fact::evidence() const {
   return value ? path + " = " + *value : path + ": " + problem;
 }
 
+std::optional<std::string> HostState::not_captured(const std::string& path) const {
+  return uncaptured_area(uncaptured, path);
+}
+
+// The kernel's name first: /etc/hostname may be stale or absent in a container.
+Fact read_hostname(const Root& root) {
+  Fact f = read_fact(root, "/proc/sys/kernel/hostname");
+  return f.known() ? f : read_fact(root, "/etc/hostname");
+}
+
+std::optional<std::string> root_hostname(const Root& root) {
+  return read_hostname(root).value;
+}
+
+bool nvidia_driver_loaded(const Root& root) {
+  return root.is_dir("/sys/module/nvidia") || root.is_dir("/proc/driver/nvidia");
+}
+
 const std::vector<std::string>& watched_modules() {
   static const std::vector<std::string> modules = {"nvidia",    "nvidia_peermem", "nv_peer_mem", "mlx5_core",
                                                    "mlx5_ib",   "mlx4_core",      "mlx4_ib",     "ib_core",
@@ -183,8 +202,9 @@ const std::vector<std::string>& watched_modules() {
 HostState read_host_state(const Root& root, const std::vector<PciAddress>& functions, const HostReadOptions& options) {
   HostState h;
   h.root = root.dir();
-  h.hostname = read_fact(root, "/proc/sys/kernel/hostname");
-  if (!h.hostname.known()) h.hostname = read_fact(root, "/etc/hostname");
+  h.uncaptured = uncaptured_areas(root);
+  h.nvidia_driver_loaded = nvidia_driver_loaded(root);
+  h.hostname = read_hostname(root);
   h.kernel_release = read_fact(root, "/proc/sys/kernel/osrelease");
   h.cmdline = read_fact(root, "/proc/cmdline");
   h.nvidia_version = read_fact(root, "/proc/driver/nvidia/version");

@@ -97,6 +97,14 @@ struct HostState {
   std::optional<RdmaCoreLibrary> rdma_core;   // the libibverbs in the library folders
   NvidiaSmiOutputs nvidia_smi;                // captured or (live) run: topo -m, nvlink --status
   std::vector<std::string> problems;          // things that made reading partial
+  // Areas a recorded root lacks (capture_extent.h): absence there is "not
+  // captured", never "not there". Empty for this machine.
+  std::vector<std::string> uncaptured;
+  // The NVIDIA driver shows itself (/sys/module/nvidia or /proc/driver/nvidia).
+  bool nvidia_driver_loaded = false;
+
+  // The uncaptured area `path` lies in, or nullopt when its absence is evidence.
+  std::optional<std::string> not_captured(const std::string& path) const;
 };
 
 struct HostReadOptions {
@@ -107,6 +115,15 @@ struct HostReadOptions {
   std::vector<NcclSetting> environment;
   std::string home = "/root";  // whose ~/.nccl.conf to read, inside the root
 };
+
+// The host name of a root: /proc/sys/kernel/hostname, else /etc/hostname.
+Fact read_hostname(const Root& root);
+std::optional<std::string> root_hostname(const Root& root);
+
+// The NVIDIA kernel driver is loaded: its module directory or its procfs
+// directory exists. With no GPU on the bus this is how GPUs that fell off
+// it (Xid 79) look.
+bool nvidia_driver_loaded(const Root& root);
 
 // Modules whose presence matters (driver, peer memory, RDMA stack, GDS).
 const std::vector<std::string>& watched_modules();

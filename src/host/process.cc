@@ -1,4 +1,6 @@
 #include "host/process.h"
+#include "host/child_groups.h"
+#include "host/termination.h"
 #include "host/unique_fd.h"
 
 #include <fcntl.h>
@@ -315,6 +317,26 @@ class Supervisor {
   bool reaped_ = false, term_sent_ = false, kill_sent_ = false, pipes_abandoned_ = false;
 };
 
+// Keeps a child's group in the table of groups a stop ends
+// (host/child_groups.h) for as long as run_process supervises it.
+class RegisteredGroup {
+ public:
+  explicit RegisteredGroup(pid_t pgid) : pgid_(pgid) {}
+  RegisteredGroup(const RegisteredGroup&) = delete;
+  RegisteredGroup& operator=(const RegisteredGroup&) = delete;
+  ~RegisteredGroup() { unregister_child_group(pgid_); }
+
+ private:
+  pid_t pgid_;
+};
+
+void end_unregistered(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
 ProcessResult not_started(std::string why) {
   ProcessResult r;
   r.end = ProcessResult::End::NotStarted;
@@ -379,14 +401,32 @@ ProcessResult run_process(const ProcessSpec& spec) {
   Pipe in, out, err;
   if (!make_pipe(in) || !make_pipe(out) || !make_pipe(err))
     return not_started(std::string("pipe: ") + std::strerror(errno));
+  // Nothing new starts once gdrcheck is stopping.
+  if (termination_requested()) await_termination();
   Spawned child = spawn(spec, program, in, out, err);
   if (child.pid < 0) return not_started(child.error);
+  if (!register_child_group(child.pid)) {
+    // A child a stop could not reach is not run at all.
+    end_unregistered(child.pid);
+    return not_started(spec.argv[0] + ": more than " + std::to_string(kMaxChildGroups) +
+                       " programs running at once; not started");
+  }
+  RegisteredGroup registered(child.pid);
+  // A stop that began between the check above and the registration may
+  // not have seen this group; it has done no work yet and is ended
+  // outright.
+  if (termination_requested()) {
+    ::kill(-child.pid, SIGKILL);
+    await_termination();
+  }
   // Only the child keeps these ends; EOF on our side then means it closed them.
   in.read.reset();
   out.write.reset();
   err.write.reset();
   ProcessResult result;
   Supervisor(spec, result, out_file.get()).run(child.pid, in, out, err);
+  // Its group was ended by a stop: what it left is not a result to act on.
+  if (termination_requested()) await_termination();
   return result;
 }
 

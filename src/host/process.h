@@ -6,7 +6,10 @@
 // run that hangs still leaves its output behind), a timeout kills the whole
 // process group, a descendant that keeps the output open after the child
 // ended is killed (or abandoned) after a grace period, and every way a run
-// can end is a value, not an exception.
+// can end is a value, not an exception. Each child's group is recorded
+// while it runs (host/child_groups.h), so that gdrcheck stopping on
+// Ctrl-C, SIGTERM or SIGHUP ends it too (host/termination.h); once a stop
+// has begun, run_process starts nothing and returns nothing.
 #pragma once
 
 #include <chrono>

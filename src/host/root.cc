@@ -242,4 +242,73 @@ std::vector<std::string> Root::list(std::string_view inside) const {
   return names;
 }
 
+namespace {
+
+constexpr std::size_t kMaxChildrenLooked = 10000;  // a capture folder holds a few; a hostile one millions
+
+bool has_sys(const std::string& dir) {
+  struct stat st {};
+  return ::stat((dir + "/sys").c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The children of `dir` that have sys/ (at most two: one is a suggestion,
+// two are a choice the user makes).
+std::vector<std::string> children_with_sys(const std::string& dir) {
+  std::vector<std::string> found;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return found;
+  std::size_t looked = 0;
+  while (dirent* e = ::readdir(d)) {
+    if (++looked > kMaxChildrenLooked) break;
+    std::string n = e->d_name;
+    if (n == "." || n == "..") continue;
+    std::string child = (dir == "/" ? "" : dir) + "/" + n;
+    // A child that is a link is not suggested: it may lead to / itself.
+    struct stat st {};
+    if (::lstat(child.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && has_sys(child)) found.push_back(child);
+    if (found.size() > 1) break;
+  }
+  ::closedir(d);
+  return found;
+}
+
+// The nearest parent of `dir` (made absolute) that has sys/, other than "/".
+std::string parent_with_sys(const std::string& dir) {
+  std::string path = dir;
+  if (path.empty() || path[0] != '/') {
+    char cwd[4096];
+    if (!::getcwd(cwd, sizeof cwd)) return "";
+    path = std::string(cwd) + "/" + path;
+  }
+  std::vector<std::string> parts;
+  for (auto& p : split_path(path)) {
+    if (p == ".") continue;
+    if (p == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else {
+      parts.push_back(p);
+    }
+  }
+  while (parts.size() > 1) {
+    parts.pop_back();
+    std::string parent = join_path(parts);
+    if (has_sys(parent)) return parent;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string recorded_root_problem(const std::string& dir) {
+  struct stat st {};
+  if (dir.empty() || ::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || has_sys(dir)) return "";
+  if (Root(dir).is_live()) return "";
+  std::string problem = "has no sys/ directory, so it does not stand for / (a recorded root holds sys/, proc/, ...)";
+  if (auto children = children_with_sys(dir); children.size() == 1)
+    return problem + "; did you mean --root " + children[0] + "?";
+  if (std::string parent = parent_with_sys(dir); !parent.empty())
+    return problem + "; it is inside the recorded root " + parent + ": did you mean --root " + parent + "?";
+  return problem;
+}
+
 }  // namespace gdrcheck

@@ -71,4 +71,12 @@ class Root {
   std::shared_ptr<int> dir_fd_;  // O_PATH descriptor of dir_, shared by copies
 };
 
+// Why `dir`, given as --root, is not a recorded root: "" when it has a
+// sys/ directory (or is "/", or is not a directory at all: the loader says
+// that). Otherwise "has no sys/ directory, so it does not stand for /"
+// with a suggestion when one is plain: the one child that has sys/ (the
+// folder holding a capture), or the nearest parent that has one (a path
+// inside a capture). "/" itself is never suggested: it is this machine.
+std::string recorded_root_problem(const std::string& dir);
+
 }  // namespace gdrcheck

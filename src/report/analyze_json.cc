@@ -1,6 +1,7 @@
 #include "report/analyze_json.h"
 
 #include "report/bandwidth_json.h"
+#include "report/report_meta.h"
 #include "report/topo_json.h"
 
 namespace gdrcheck {
@@ -169,6 +170,10 @@ json artifact_json(const Artifact& a, bool detail) {
   if (a.topology && a.paths) {
     json t = topo_json(*a.topology, *a.paths);
     t.erase("schema");
+    // The document's own fields, not the artifact's. (A named json: a range
+    // over a temporary's items() would outlive the temporary.)
+    const json meta = report_meta({}, "", std::nullopt);
+    for (const auto& [key, value] : meta.items()) t.erase(key);
     j.update(t);
   }
   return j;
@@ -176,10 +181,12 @@ json artifact_json(const Artifact& a, bool detail) {
 
 }  // namespace
 
-json analyze_json(const std::vector<Artifact>& artifacts, bool detail) {
+json analyze_json(const std::vector<Artifact>& artifacts, bool detail, std::chrono::system_clock::time_point now) {
   json list = json::array();
   for (const auto& a : artifacts) list.push_back(artifact_json(a, detail));
-  return {{"schema", "gdrcheck.analyze/1"}, {"status", status_name(overall_status(artifacts))}, {"artifacts", list}};
+  json j = {{"schema", "gdrcheck.analyze/1"}, {"status", status_name(overall_status(artifacts))}, {"artifacts", list}};
+  add_report_meta(j, report_meta(now, modelled_nccl_rules(), std::nullopt));
+  return j;
 }
 
 }  // namespace gdrcheck

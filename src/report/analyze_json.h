@@ -1,6 +1,7 @@
 // JSON for `gdrcheck analyze --json`, schema "gdrcheck.analyze/1" (docs/json.md).
 #pragma once
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -8,6 +9,9 @@
 
 namespace gdrcheck {
 
-nlohmann::json analyze_json(const std::vector<Artifact>& artifacts, bool detail);
+// `now` is when the document was made (tests fix it). Its `host` is null:
+// the files may come from any number of nodes, each artifact says which.
+nlohmann::json analyze_json(const std::vector<Artifact>& artifacts, bool detail,
+                            std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 }  // namespace gdrcheck

@@ -1,6 +1,7 @@
 #include "report/bench_json.h"
 
 #include "report/bandwidth_json.h"
+#include "report/report_meta.h"
 
 namespace gdrcheck {
 namespace {
@@ -91,32 +92,36 @@ json measurement_json(const RdmaMeasurement& m) {
 
 }  // namespace
 
-json nccl_bench_json(const NcclBenchReport& r) {
+json nccl_bench_json(const NcclBenchReport& r, std::chrono::system_clock::time_point now) {
   json on = json::array(), off = json::array();
   for (const auto& run : r.gdr_on) on.push_back(run_json(run));
   for (const auto& run : r.gdr_off) off.push_back(run_json(run));
-  return {{"schema", "gdrcheck.bench/1"},
-          {"kind", "nccl"},
-          {"test", r.test},
-          {"binary", r.binary},
-          {"launcher", bench_launcher_name(r.launcher)},
-          {"hosts", r.hosts},
-          {"nodes", r.nodes},
-          {"ranks_per_node", r.ranks_per_node},
-          {"env_notes", r.env_notes},
-          {"ab", r.ab},
-          {"runs", {{"gdr_on", on}, {"gdr_off", off}}},
-          {"busbw_gbytes", {{"gdr_on", stats_json(r.busbw_on)}, {"gdr_off", stats_json(r.busbw_off)}}},
-          {"gain", r.gain ? json(*r.gain) : json(nullptr)},
-          {"nic_source", r.nic_source},
-          {"nic_notes", r.nic_notes},
-          {"expectation", expectation_json(r.expectation)},
-          {"units", r.units},
-          {"findings", findings_json(r.findings)},
-          {"status", status_name(r.status)}};
+  json j = {{"schema", "gdrcheck.bench/1"},
+            {"kind", "nccl"},
+            {"test", r.test},
+            {"binary", r.binary},
+            {"launcher", bench_launcher_name(r.launcher)},
+            {"hosts", r.hosts},
+            {"nodes", r.nodes},
+            {"ranks_per_node", r.ranks_per_node},
+            {"env_notes", r.env_notes},
+            {"ab", r.ab},
+            {"runs", {{"gdr_on", on}, {"gdr_off", off}}},
+            {"busbw_gbytes", {{"gdr_on", stats_json(r.busbw_on)}, {"gdr_off", stats_json(r.busbw_off)}}},
+            {"gain", r.gain ? json(*r.gain) : json(nullptr)},
+            {"nic_source", r.nic_source},
+            {"nic_notes", r.nic_notes},
+            {"expectation", expectation_json(r.expectation)},
+            {"units", r.units},
+            {"findings", findings_json(r.findings)},
+            {"status", status_name(r.status)}};
+  std::optional<std::string> host;
+  if (r.hosts.size() == 1) host = r.hosts.front();
+  add_report_meta(j, report_meta(now, modelled_nccl_rules(), host));
+  return j;
 }
 
-json rdma_bench_json(const RdmaBenchReport& r) {
+json rdma_bench_json(const RdmaBenchReport& r, std::chrono::system_clock::time_point now) {
   json pairs = json::array();
   for (const auto& p : r.pairs)
     pairs.push_back({{"node", p.node},
@@ -135,17 +140,19 @@ json rdma_bench_json(const RdmaBenchReport& r) {
                      {"status", p.judgement ? status_name(p.judgement->status) : "UNKNOWN"}});
   json host = json::array();
   for (const auto& h : r.host_runs) host.push_back(measurement_json(h));
-  return {{"schema", "gdrcheck.bench/1"},
-          {"kind", "rdma"},
-          {"node", r.node},
-          {"launcher", bench_launcher_name(r.launcher)},
-          {"hosts", r.hosts},
-          {"notes", r.notes},
-          {"pairs", pairs},
-          {"host_memory", host},
-          {"units", r.units},
-          {"findings", findings_json(r.findings)},
-          {"status", status_name(r.status)}};
+  json j = {{"schema", "gdrcheck.bench/1"},
+            {"kind", "rdma"},
+            {"node", r.node},
+            {"launcher", bench_launcher_name(r.launcher)},
+            {"hosts", r.hosts},
+            {"notes", r.notes},
+            {"pairs", pairs},
+            {"host_memory", host},
+            {"units", r.units},
+            {"findings", findings_json(r.findings)},
+            {"status", status_name(r.status)}};
+  add_report_meta(j, report_meta(now, modelled_nccl_rules(), r.node.empty() ? std::nullopt : std::optional(r.node)));
+  return j;
 }
 
 }  // namespace gdrcheck

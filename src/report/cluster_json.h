@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster/cluster_model.h"
+#include "cluster/drain.h"
 
 namespace gdrcheck {
 
@@ -16,6 +17,7 @@ struct ClusterJsonContext {
   std::optional<std::string> threshold;
   std::vector<std::vector<std::string>> drain;  // scontrol argument vectors
   bool drained = false;                         // --drain ran them
+  SlurmActions slurm;                           // ages, guards, resume
 };
 
 nlohmann::json cluster_json(const ClusterModel& m, const ClusterJsonContext& c);

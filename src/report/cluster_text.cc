@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <sstream>
 
+#include <map>
+#include <optional>
+
 #include "cluster/drain.h"
+#include "cluster/hostlist.h"
 #include "report/terminal_text.h"
 
 namespace gdrcheck {
@@ -33,18 +37,28 @@ bool all_ok(const ClusterNode& n) {
   return n.has_report() && n.status == Status::Ok;
 }
 
+// Folded ("gpu[001-064],login1"), at most kHostsListed items.
 std::string host_list(const std::vector<std::string>& hosts) {
+  std::vector<std::string> items = fold_hostlist_items(hosts);
   std::string out;
-  for (std::size_t i = 0; i < hosts.size() && i < kHostsListed; ++i) out += (i ? ", " : "") + safe_line(hosts[i]);
-  if (hosts.size() > kHostsListed) out += ", +" + std::to_string(hosts.size() - kHostsListed) + " more";
+  for (std::size_t i = 0; i < items.size() && i < kHostsListed; ++i) out += (i ? "," : "") + safe_line(items[i]);
+  if (items.size() > kHostsListed) out += " +" + std::to_string(items.size() - kHostsListed) + " more";
   return out;
 }
 
-void node_table(std::ostringstream& out, const ClusterModel& m, bool verbose) {
-  std::size_t host_w = 4;
+std::string age(const ClusterNode& n, const ClusterTextOptions& o) {
+  return n.has_report() ? age_cell(n.generated_at, o.slurm.now) : "-";
+}
+
+void node_table(std::ostringstream& out, const ClusterModel& m, const ClusterTextOptions& o) {
+  bool verbose = o.verbose;
+  std::size_t host_w = 4, age_w = 3;
   for (const auto& n : m.nodes)
-    if (verbose || !all_ok(n)) host_w = std::max(host_w, safe_line(n.host).size());
-  out << padded("NODE", host_w) << padded("STATUS", 8) << "GDR  ";
+    if (verbose || !all_ok(n)) {
+      host_w = std::max(host_w, safe_line(n.host).size());
+      age_w = std::max(age_w, age(n, o).size());
+    }
+  out << padded("NODE", host_w) << padded("STATUS", 8) << padded("AGE", age_w) << "GDR  ";
   for (const auto& c : m.checks) out << padded(safe_line(c), std::max<std::size_t>(safe_line(c).size(), 4));
   out << "MAIN PROBLEM\n";
   std::size_t hidden = 0;
@@ -53,7 +67,7 @@ void node_table(std::ostringstream& out, const ClusterModel& m, bool verbose) {
       ++hidden;
       continue;
     }
-    out << padded(safe_line(n.host), host_w) << padded(status_name(n.status), 8);
+    out << padded(safe_line(n.host), host_w) << padded(status_name(n.status), 8) << padded(age(n, o), age_w);
     if (!n.has_report()) {
       // A refused report's reason already says "not a valid report: ...".
       bool says_how = n.how == NodeOutcome::How::NotAReport && !n.reason.empty();
@@ -98,12 +112,76 @@ void outliers(std::ostringstream& out, const ClusterModel& m) {
   }
 }
 
-void drain(std::ostringstream& out, const ClusterTextOptions& o) {
-  if (o.drain.empty()) return;
-  out << (o.drained ? "\nDrained (Slurm):\n" : "\nTo drain the CRITICAL nodes in Slurm (or run with --drain):\n");
-  // A line that had to be escaped is not the command that runs: it is shown
-  // so a person sees the odd name, not pasted blindly.
-  for (const auto& argv : o.drain) out << "  " << safe_line(shell_line(argv)) << "\n";
+// "gpu06" -> " (report 2 min old)", from the node's report.
+std::string age_note(const std::string& host, const std::map<std::string, std::optional<UnixSeconds>>& made,
+                     UnixSeconds now) {
+  auto it = made.find(host);
+  if (it == made.end() || !it->second) return "";
+  return " (report " + age_cell(it->second, now) + " old)";
+}
+
+// The commands, one a line, with the age of the report each rests on. A
+// line that had to be escaped is not the command that runs: it is shown
+// so a person sees the odd name, not pasted blindly.
+void commands(std::ostringstream& out, const std::vector<Argv>& argvs, const ClusterModel& m, UnixSeconds now) {
+  std::map<std::string, std::optional<UnixSeconds>> made;
+  for (const auto& n : m.nodes) made.emplace(n.host, n.generated_at);
+  for (const auto& argv : argvs) {
+    std::string host = argv.size() > 2 && argv[2].rfind("NodeName=", 0) == 0 ? argv[2].substr(9) : "";
+    out << "  " << safe_line(shell_line(argv)) << safe_line(age_note(host, made, now)) << "\n";
+  }
+}
+
+// Nodes left alone, grouped by reason and age: "gpu[01-64] (8 d): report is
+// 8 d old (max-age 1h)".
+void left_alone(std::ostringstream& out, const std::string& title, const std::vector<NotDrained>& nodes,
+                UnixSeconds now) {
+  if (nodes.empty()) return;
+  out << title;
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  std::map<std::string, std::size_t> index;
+  for (const auto& n : nodes) {
+    std::string age = n.generated_at ? " (" + age_cell(n.generated_at, now) + ")" : "";
+    std::string key = age + ": " + n.why;
+    auto [it, fresh] = index.emplace(key, groups.size());
+    if (fresh) groups.push_back({key, {}});
+    groups[it->second].second.push_back(n.host);
+  }
+  for (const auto& [key, hosts] : groups) out << "  " << host_list(hosts) << safe_line(key) << "\n";
+}
+
+std::string drain_title(const ClusterTextOptions& o) {
+  if (!o.slurm.limit_refusal.empty())
+    return o.slurm.drain_requested
+               ? "\nNot drained: " + o.slurm.limit_refusal + ". The commands were:\n"
+               : "\nTo drain the CRITICAL nodes in Slurm (--drain would refuse: " + o.slurm.limit_refusal + "):\n";
+  if (o.slurm.dry_run && o.slurm.drain_requested) return "\nWould drain (Slurm; --dry-run, nothing run):\n";
+  return o.drained ? "\nDrained (Slurm):\n" : "\nTo drain the CRITICAL nodes in Slurm (or run with --drain):\n";
+}
+
+void drain(std::ostringstream& out, const ClusterModel& m, const ClusterTextOptions& o) {
+  if (!o.drain.empty()) {
+    out << drain_title(o);
+    commands(out, o.drain, m, o.slurm.now);
+  }
+  left_alone(out, "\nCRITICAL, not drained:\n", o.slurm.not_drained, o.slurm.now);
+}
+
+void resume(std::ostringstream& out, const ClusterModel& m, const ClusterTextOptions& o) {
+  const SlurmActions& s = o.slurm;
+  if (!s.resume_requested) return;
+  if (s.resume.empty() && s.not_resumed.empty() && s.resume_notes.empty()) {
+    out << "\nNothing to resume: no node that passes is drained by gdrcheck in Slurm\n";
+    return;
+  }
+  if (!s.resume.empty()) {
+    out << (s.dry_run   ? "\nWould resume (Slurm; --dry-run, nothing run):\n"
+            : s.resumed ? "\nResumed (Slurm):\n"
+                        : "\nResume (Slurm; not all succeeded, see above):\n");
+    commands(out, s.resume, m, s.now);
+  }
+  left_alone(out, "\nOK, drained by gdrcheck, not resumed:\n", s.not_resumed, s.now);
+  for (const auto& note : s.resume_notes) out << "note: " << safe_line(note) << "\n";
 }
 
 }  // namespace
@@ -123,10 +201,11 @@ std::string cluster_summary_line(const ClusterModel& m, Status verdict) {
 
 std::string render_cluster_text(const ClusterModel& m, const ClusterTextOptions& o) {
   std::ostringstream out;
-  if (!m.nodes.empty()) node_table(out, m, o.verbose);
+  if (!m.nodes.empty()) node_table(out, m, o);
   failures(out, m);
   outliers(out, m);
-  drain(out, o);
+  drain(out, m, o);
+  resume(out, m, o);
   for (const auto& n : m.notes) out << "note: " << safe_line(n) << "\n";
   out << "\n" << cluster_summary_line(m, o.verdict) << "\n";
   return terminal_guard(out.str(), false);

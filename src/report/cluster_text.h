@@ -1,13 +1,15 @@
 // Human text for `gdrcheck cluster`: the summary line, a table of nodes ×
-// checks (worst status per check; nodes that are OK everywhere are counted,
-// `-v` lists them), the failures with their nodes, the outliers, and the
-// Slurm drain commands.
+// checks (worst status per check, and how old each report is; nodes that
+// are OK everywhere are counted, `-v` lists them), the failures with their
+// nodes (host lists folded: gpu[001-064]), the outliers, the Slurm drain
+// commands with the nodes not drained and why, and what --resume did.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "cluster/cluster_model.h"
+#include "cluster/drain.h"
 
 namespace gdrcheck {
 
@@ -16,6 +18,7 @@ struct ClusterTextOptions {
   Status verdict = Status::Unknown;             // the exit status (after --threshold)
   std::vector<std::vector<std::string>> drain;  // scontrol argument vectors
   bool drained = false;                         // --drain ran them
+  SlurmActions slurm;                           // ages, guards, resume
 };
 
 std::string render_cluster_text(const ClusterModel& m, const ClusterTextOptions& o);

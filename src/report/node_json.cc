@@ -5,6 +5,7 @@
 #include "checks/manifest.h"
 #include "host/driver_info.h"
 #include "host/sysfs_values.h"
+#include "report/report_meta.h"
 
 namespace gdrcheck {
 namespace {
@@ -191,24 +192,26 @@ json nccl_json(const NodeReport& r, const HostState& h) {
 
 }  // namespace
 
-json node_json(const NodeReport& r, const HostState& h) {
-  return {{"schema", "gdrcheck.node/1"},
-          {"host", r.host},
-          {"root", r.root},
-          {"status", status_name(r.status)},
-          {"nccl_version", r.nccl_version.str()},
-          {"nccl", nccl_json(r, h)},
-          {"kernel", nullable(h.kernel_release.value)},
-          {"driver", driver_json(h)},
-          {"peer_memory", peer_memory_json(h)},
-          {"iommu", iommu_json(h)},
-          {"nccl_settings", nccl_settings_json(h)},
-          {"inventory", inventory_json(r, h)},
-          {"gpus", gpus_json(r)},
-          {"nics", nics_json(r, h)},
-          {"pairs", pairs_json(r)},
-          {"findings", findings_json(r)},
-          {"notes", r.topology.notes}};
+json node_json(const NodeReport& r, const HostState& h, std::chrono::system_clock::time_point now) {
+  json j = {{"schema", "gdrcheck.node/1"},
+            {"host", r.host},
+            {"root", r.root},
+            {"status", status_name(r.status)},
+            {"nccl_version", r.nccl_version.str()},
+            {"nccl", nccl_json(r, h)},
+            {"kernel", nullable(h.kernel_release.value)},
+            {"driver", driver_json(h)},
+            {"peer_memory", peer_memory_json(h)},
+            {"iommu", iommu_json(h)},
+            {"nccl_settings", nccl_settings_json(h)},
+            {"inventory", inventory_json(r, h)},
+            {"gpus", gpus_json(r)},
+            {"nics", nics_json(r, h)},
+            {"pairs", pairs_json(r)},
+            {"findings", findings_json(r)},
+            {"notes", r.topology.notes}};
+  add_report_meta(j, report_meta(now, r.nccl.rules.str(), r.host));
+  return j;
 }
 
 }  // namespace gdrcheck

@@ -3,10 +3,22 @@
 #include <map>
 #include <sstream>
 
+#include "checks/policy.h"
+#include "report/finding_fold.h"
 #include "report/terminal_text.h"
+#include "report/text_wrap.h"
 
 namespace gdrcheck {
 namespace {
+
+// Where continuation lines start: under the summary of a finding, under
+// the value of an evidence or fix line, under the REASON column.
+constexpr std::size_t kSummaryColumn = 12, kNoteColumn = 16, kEvidenceColumn = 24, kFixColumn = 19, kReasonColumn = 53;
+// A reason wrapped into fewer columns than this reads one word per line:
+// below it, the reason continues under the NIC column instead.
+constexpr std::size_t kNarrowestReason = 30, kRowHang = 6;
+// OK subjects listed before "…" on a counted line.
+constexpr std::size_t kOkSubjectsShown = 8;
 
 std::string_view colour(Status s) {
   switch (s) {
@@ -28,7 +40,8 @@ std::string status_cell(Status s, const NodeTextOptions& o, std::size_t width) {
 }
 
 std::string pad(const std::string& s, std::size_t w) {
-  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
+  std::size_t shown = display_width(s);
+  return shown >= w ? s + " " : s + std::string(w - shown, ' ');
 }
 
 // A data value padded to `w` columns, measured after escaping.
@@ -36,93 +49,206 @@ std::string data_cell(const std::string& data, std::size_t w) {
   return pad(safe_line(data.empty() ? "-" : data), w);
 }
 
-void write_table(std::ostream& out, const NodeReport& r, const NodeTextOptions& o) {
+// Writes lines the renderer built: ASCII when the locale wants it, then
+// wrapped with continuation lines starting at `hang`. Several lines (evidence
+// quoting a file) each wrap on their own.
+class Writer {
+ public:
+  Writer(std::ostream& out, const NodeTextOptions& o) : out_(out), o_(o) {}
+
+  void line(const std::string& text, std::size_t hang) {
+    std::string shown = o_.utf8 ? text : ascii_text(text);
+    std::string indent(hang, ' ');
+    std::size_t start = 0;
+    for (;;) {
+      std::size_t end = shown.find('\n', start);
+      std::string_view one = std::string_view(shown).substr(start, end == std::string::npos ? end : end - start);
+      out_ << (o_.width > 0 ? wrap_line(one, static_cast<std::size_t>(o_.width), indent) : std::string(one)) << "\n";
+      if (end == std::string::npos) return;
+      start = end + 1;
+    }
+  }
+  // A line that must stay whole (the summary scripts read).
+  void unwrapped(const std::string& text) { out_ << (o_.utf8 ? text : ascii_text(text)) << "\n"; }
+  const NodeTextOptions& options() const { return o_; }
+
+ private:
+  std::ostream& out_;
+  const NodeTextOptions& o_;
+};
+
+std::string ellipsis(const NodeTextOptions& o) {
+  return o.utf8 ? "\u2026" : "...";
+}
+
+void write_table(Writer& w, const NodeReport& r) {
+  const NodeTextOptions& o = w.options();
   if (r.pairs.empty()) return;
-  out << pad("GPU", 6) << pad("NIC", 10) << pad("PATH", 6) << pad("NCCL", 6) << pad("GDR send/recv", 15)
-      << pad("VERDICT", 10) << "REASON\n";
+  std::size_t hang =
+      o.width <= 0 || static_cast<std::size_t>(o.width) >= kReasonColumn + kNarrowestReason ? kReasonColumn : kRowHang;
+  w.line(pad("GPU", 6) + pad("NIC", 10) + pad("PATH", 6) + pad("NCCL", 6) + pad("GDR send/recv", 15) +
+             pad("VERDICT", 10) + "REASON",
+         hang);
   for (const auto& p : r.pairs) {
     if (o.quiet && p.status == Status::Ok) continue;
-    out << data_cell(p.gpu, 6) << data_cell(p.nic_name, 10) << data_cell(p.path, 6) << data_cell(p.nccl_path, 6)
-        << pad(std::string(gdr_use_name(p.gdr_send)) + "/" + gdr_use_name(p.gdr_recv), 15)
-        << status_cell(p.status, o, 10) << safe_line(p.reason) << "\n";
+    w.line(data_cell(p.gpu, 6) + data_cell(p.nic_name, 10) + data_cell(p.path, 6) + data_cell(p.nccl_path, 6) +
+               pad(std::string(gdr_use_name(p.gdr_send)) + "/" + gdr_use_name(p.gdr_recv), 15) +
+               status_cell(p.status, o, 10) + safe_line(p.reason),
+           hang);
   }
-  out << "\n";
+  w.line("", 0);
 }
 
-void write_finding(std::ostream& out, const Finding& f, const NodeTextOptions& o) {
-  out << "  " << status_cell(f.status, o, 10) << data_cell(f.subject, 14) << safe_line(f.summary) << "\n";
-  if (f.status == Status::Ok && !o.verbose) return;
-  // Evidence may quote a whole file (/proc/driver/nvidia/version): its
-  // lines continue under the value.
-  for (const auto& e : f.evidence) out << "              evidence: " << safe_lines(e, std::string(24, ' ')) << "\n";
-  if (!f.fix.empty()) out << "              fix: " << safe_lines(f.fix, std::string(19, ' ')) << "\n";
+void write_evidence(Writer& w, const std::string& label, const std::string& e) {
+  w.line(std::string(14, ' ') + label + safe_lines(e, std::string(kEvidenceColumn, ' ')), kEvidenceColumn);
 }
 
-// One block per check: every finding that is not OK in full; OK ones one
-// line each with --verbose, otherwise counted ("12 OK: GPU0 ... GPU7").
-void write_check(std::ostream& out, const std::vector<const Finding*>& fs, const NodeTextOptions& o) {
-  std::vector<const Finding*> fine;
-  for (const Finding* f : fs) {
-    if (f->status != Status::Ok || o.verbose)
-      write_finding(out, *f, o);
-    else
-      fine.push_back(f);
-  }
-  if (fine.empty() || o.quiet) return;
-  if (fine.size() == 1) {
-    write_finding(out, *fine.front(), o);
+void write_policy_note(Writer& w, const Finding& f) {
+  w.line(std::string(14, ' ') + safe_line(policy_note(f)), kNoteColumn);
+}
+
+void write_fix(Writer& w, const Finding& f) {
+  if (!f.fix.empty()) w.line("              fix: " + safe_lines(f.fix, std::string(kFixColumn, ' ')), kFixColumn);
+}
+
+// A finding the site policy changed to OK: its line and the policy's note,
+// so a passed check never hides that it was passed by decision.
+bool policy_passed(const Finding& f) {
+  return f.status == Status::Ok && !policy_note(f).empty();
+}
+
+void write_finding(Writer& w, const Finding& f) {
+  const NodeTextOptions& o = w.options();
+  w.line("  " + status_cell(f.status, o, 10) + data_cell(f.subject, 14) + safe_line(f.summary), kSummaryColumn);
+  if (f.status == Status::Ok && !o.verbose) {
+    if (policy_passed(f)) write_policy_note(w, f);
     return;
   }
-  std::string subjects;
-  for (std::size_t i = 0; i < fine.size() && i < 6; ++i) subjects += (i ? ", " : "") + safe_line(fine[i]->subject);
-  if (fine.size() > 6) subjects += ", ...";
-  bool others = fine.size() < fs.size();
-  out << "  " << status_cell(Status::Ok, o, 10) << fine.size() << (others ? " more" : "") << " OK: " << subjects
-      << " (-v shows each)\n";
+  // Evidence may quote a whole file (/proc/driver/nvidia/version): its
+  // lines continue under the value.
+  for (const auto& e : f.evidence) write_evidence(w, "evidence: ", e);
+  write_fix(w, f);
 }
 
-void write_findings(std::ostream& out, const NodeReport& r, const NodeTextOptions& o) {
+// Several findings with one status, summary and fix: the subjects folded,
+// the shared evidence once, each subject's own evidence labelled with it
+// (the first subject's only, unless --verbose).
+void write_fold(Writer& w, const FoldedFinding& fold) {
+  const NodeTextOptions& o = w.options();
+  const Finding& f = *fold.first;
+  std::vector<std::string> subjects;
+  for (const Finding* m : fold.members) subjects.push_back(safe_line(m->subject));
+  w.line("  " + status_cell(f.status, o, 10) + fold_subjects(subjects, o.utf8) + " (" +
+             std::to_string(fold.members.size()) + "): " + safe_line(f.summary),
+         kSummaryColumn);
+  if (f.status == Status::Ok && !o.verbose) {
+    if (policy_passed(f)) write_policy_note(w, f);
+    return;
+  }
+  for (const auto& e : fold.shared_evidence) write_evidence(w, "evidence: ", e);
+  std::size_t others = 0;
+  for (std::size_t i = 0; i < fold.members.size(); ++i) {
+    if (fold.own_evidence[i].empty()) continue;
+    if (i > 0 && !o.verbose) {
+      ++others;
+      continue;
+    }
+    for (const auto& e : fold.own_evidence[i]) write_evidence(w, subjects[i] + ": ", e);
+  }
+  if (others > 0)
+    w.line(std::string(14, ' ') + ellipsis(o) + " and " + std::to_string(others) +
+               " more with evidence of their own (-v shows each)",
+           kEvidenceColumn);
+  write_fix(w, f);
+}
+
+// OK findings of a check counted on one line ("12 OK: mlx5_0–11").
+void write_ok_count(Writer& w, const std::vector<const Finding*>& fine, bool others) {
+  const NodeTextOptions& o = w.options();
+  std::vector<std::string> subjects;
+  for (const Finding* f : fine) subjects.push_back(safe_line(f->subject));
+  std::string folded = fold_subjects(subjects, o.utf8);
+  // Cut the list, not a subject: at the separator after the last one shown.
+  std::size_t cut = 0;
+  for (std::size_t i = 0; i < kOkSubjectsShown && cut != std::string::npos; ++i) cut = folded.find(", ", cut + 1);
+  if (cut != std::string::npos) folded = folded.substr(0, cut) + ", " + ellipsis(o);
+  w.line("  " + status_cell(Status::Ok, o, 10) + std::to_string(fine.size()) + (others ? " more" : "") +
+             " OK: " + folded + " (-v shows each)",
+         kSummaryColumn);
+}
+
+// One block per check: every finding that is not OK in full, findings of
+// one root cause folded; OK ones one line each with --verbose, otherwise
+// counted. A finding the site policy passed is always shown with its note,
+// --quiet included: it may be an UNKNOWN nobody could verify.
+void write_check(Writer& w, const std::vector<const Finding*>& fs) {
+  const NodeTextOptions& o = w.options();
+  std::vector<const Finding*> shown, fine;
+  for (const Finding* f : fs) (f->status != Status::Ok || o.verbose || policy_passed(*f) ? shown : fine).push_back(f);
+  for (const auto& fold : fold_findings(shown)) {
+    if (fold.members.size() == 1)
+      write_finding(w, *fold.first);
+    else
+      write_fold(w, fold);
+  }
+  if (fine.empty() || o.quiet) return;
+  if (fine.size() == 1)
+    write_finding(w, *fine.front());
+  else
+    write_ok_count(w, fine, fine.size() < fs.size());
+}
+
+void write_findings(Writer& w, const NodeReport& r) {
+  const NodeTextOptions& o = w.options();
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Finding*>> by_check;
   for (const auto& f : r.findings) {
-    if (o.quiet && f.status == Status::Ok) continue;
+    if (o.quiet && f.status == Status::Ok && !policy_passed(f)) continue;
     if (!by_check.count(f.check)) order.push_back(f.check);
     by_check[f.check].push_back(&f);
   }
   for (const auto& check : order) {
-    out << "[" << safe_line(check) << "]\n";
-    write_check(out, by_check[check], o);
+    w.line("[" + safe_line(check) + "]", 1);
+    write_check(w, by_check[check]);
   }
 }
 
 }  // namespace
 
+NodeTextOptions node_text_options(const OutputStyle& style, bool quiet, bool verbose) {
+  return {style.color, quiet, verbose, style.utf8, style.width};
+}
+
 std::string node_summary_line(const NodeReport& r) {
-  int ready = 0, crit = 0, warn = 0, unknown = 0;
+  int ready = 0, crit = 0, warn = 0, unknown = 0, by_policy = 0;
   for (const auto& p : r.pairs) ready += p.ready();
   for (const auto& f : r.findings) {
     crit += f.status == Status::Critical;
     warn += f.status == Status::Warning;
     unknown += f.status == Status::Unknown;
+    by_policy += !policy_note(f).empty();
   }
   std::ostringstream s;
   s << status_name(r.status) << ": " << safe_line(r.host) << ": " << r.pairs.size() << " GPU"
     << (r.pairs.size() == 1 ? "" : "s") << ", " << ready << " GPUDirect-ready, " << r.pairs.size() - ready << " not; "
     << crit << " critical, " << warn << " warning, " << unknown << " unknown findings";
+  if (by_policy > 0) s << "; " << by_policy << " changed by site policy";
   return s.str();
 }
 
 std::string render_node_text(const NodeReport& r, const NodeTextOptions& o) {
   std::ostringstream out;
+  Writer w(out, o);
   if (!o.quiet) {
-    out << "gdrcheck node: " << safe_line(r.host) << " (root " << safe_line(r.root) << ")\n";
-    out << "NCCL " << safe_line(r.nccl.describe()) << "\n";
-    if (r.nccl_topology != "sysfs") out << "NCCL topology from " << safe_line(r.nccl_topology) << "\n";
-    out << "\n";
-    write_table(out, r, o);
+    w.line("gdrcheck node: " + safe_line(r.host) + " (root " + safe_line(r.root) + ")", 2);
+    w.line("NCCL " + safe_line(r.nccl.describe()), 2);
+    if (r.nccl_topology != "sysfs") w.line("NCCL topology from " + safe_line(r.nccl_topology), 2);
+    w.line("", 0);
+    write_table(w, r);
   }
-  write_findings(out, r, o);
-  out << (o.quiet ? "" : "\n") << node_summary_line(r) << "\n";
+  write_findings(w, r);
+  if (!o.quiet) w.line("", 0);
+  w.unwrapped(node_summary_line(r));
   return terminal_guard(out.str(), o.color);
 }
 

@@ -12,7 +12,47 @@ std::string_view own_sgr_at(std::string_view text) {
   return {};
 }
 
+struct AsciiSymbol {
+  char32_t code_point;
+  const char* ascii;
+};
+
+// The non-ASCII symbols gdrcheck's own text uses.
+constexpr AsciiSymbol kAsciiSymbols[] = {
+    {0x2013, "-"},  {0x2014, "--"}, {0x00b7, "*"},   {0x2022, "*"},   {0x2713, "ok"}, {0x2717, "x"},
+    {0x2192, "->"}, {0x2190, "<-"}, {0x2194, "<->"}, {0x21d2, "=>"},  {0x2265, ">="}, {0x2264, "<="},
+    {0x2260, "!="}, {0x00d7, "x"},  {0x2026, "..."}, {0x2018, "'"},   {0x2019, "'"},  {0x201c, "\""},
+    {0x201d, "\""}, {0x00a7, "S"},  {0x00b5, "u"},   {0x00b1, "+/-"}, {0x00a0, " "},
+};
+
 }  // namespace
+
+std::string ascii_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char buf[16];
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    std::size_t len =
+        static_cast<unsigned char>(text[i]) < 0x80 ? 0 : printable_detail::utf8_sequence(text.substr(i), cp);
+    if (len == 0) {
+      // ASCII, or a byte printable() would already have escaped.
+      out += text[i++];
+      continue;
+    }
+    i += len;
+    const char* ascii = nullptr;
+    for (const auto& s : kAsciiSymbols)
+      if (s.code_point == cp) ascii = s.ascii;
+    if (ascii) {
+      out += ascii;
+      continue;
+    }
+    std::snprintf(buf, sizeof buf, cp > 0xffff ? "\\U%08x" : "\\u%04x", static_cast<unsigned>(cp));
+    out += buf;
+  }
+  return out;
+}
 
 std::string safe_line(std::string_view data) {
   return printable(data);

@@ -68,4 +68,11 @@ std::string painted(std::string_view text, std::string_view sequence, bool colou
 // sgr::kAll exactly.
 std::string terminal_guard(std::string_view rendered, bool colour);
 
+// `text` for a terminal whose locale is not UTF-8 (docs/output.md): the
+// symbols renderers and checks write become ASCII ("–" → "-", "→" → "->",
+// "≥" → ">=", "…" → "..."), any other non-ASCII character is shown as
+// \uNNNN so the reader still sees that something was there. Everything
+// else, escapes included, is kept.
+std::string ascii_text(std::string_view text);
+
 }  // namespace gdrcheck

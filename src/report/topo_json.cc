@@ -1,5 +1,7 @@
 #include "report/topo_json.h"
 
+#include "report/report_meta.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -42,7 +44,8 @@ json reasons_json(const TopologyPaths& p) {
 
 }  // namespace
 
-json topo_json(const Topology& t, const TopologyPaths& p) {
+json topo_json(const Topology& t, const TopologyPaths& p, std::chrono::system_clock::time_point now,
+               const std::optional<std::string>& host) {
   json j;
   j["schema"] = "gdrcheck.topo/1";
   j["source"] = {{"kind", source_kind_name(t.kind)}, {"path", t.source}};
@@ -73,6 +76,7 @@ json topo_json(const Topology& t, const TopologyPaths& p) {
   j["cpu_affinity"] = cpu;
   j["numa_affinity"] = numa;
   j["notes"] = t.notes;
+  add_report_meta(j, report_meta(now, modelled_nccl_rules(), host));
   return j;
 }
 
