@@ -10,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "cluster/slurm_node_state.h"
 #include "host/process.h"
 #include "netns_hosts.h"
 #include "recorded_fixtures.h"
@@ -75,6 +76,12 @@ TEST(SlurmHealthCheck, SlurmdDrainsTheBrokenNodeByItsNodeNameAndResumesItWhenFix
   std::string line = wait_for(broken, drained, 60);
   ASSERT_TRUE(drained(line)) << line;
   EXPECT_NE(line.find("Reason=gdrcheck: nccl,peermem CRITICAL"), std::string::npos) << line;
+  // The real line as `cluster --resume` reads it (cluster/slurm_node_state.h).
+  SlurmNodeState state = parse_slurm_node_line(line);
+  EXPECT_EQ(state.name, broken);
+  EXPECT_TRUE(state.drain) << line;
+  EXPECT_EQ(state.reason, "gdrcheck: nccl,peermem CRITICAL") << line;
+  EXPECT_TRUE(state.drained_by_gdrcheck()) << line;
   EXPECT_FALSE(drained(node_line(SlurmCluster::node_name(kHealthy)))) << node_line(SlurmCluster::node_name(kHealthy));
 
   // The node is fixed: the next health check resumes it.

@@ -30,6 +30,17 @@ TEST(SlurmNodeState, DrainedByGdrcheck) {
   EXPECT_TRUE(s.drained_by_gdrcheck());
 }
 
+// One line exactly as `scontrol show node -o NAME` prints it: with its
+// newline, which is not part of the reason.
+TEST(SlurmNodeState, TheLineEndIsNotPartOfTheReason) {
+  auto s =
+      parse_slurm_node_line(line("gpu06", "IDLE+DRAIN", "gdrcheck: acs CRITICAL [root@2026-12-03T17:00:00]") + "\n");
+  EXPECT_EQ(s.reason, "gdrcheck: acs CRITICAL");
+  EXPECT_TRUE(s.drained_by_gdrcheck());
+  EXPECT_EQ(parse_slurm_node_line(line("gpu06", "IDLE+DRAIN", "gdrcheck: acs CRITICAL") + "\r\n").reason,
+            "gdrcheck: acs CRITICAL");
+}
+
 TEST(SlurmNodeState, DrainedForAnotherReasonOrNotDrained) {
   auto disk = parse_slurm_node_line(line("gpu07", "MIXED+DRAIN", "disk errors [admin@2026-12-02T09:00:00]"));
   EXPECT_TRUE(disk.drain);

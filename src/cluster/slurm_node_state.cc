@@ -45,6 +45,9 @@ bool SlurmNodeState::drained_by_gdrcheck() const {
 
 SlurmNodeState parse_slurm_node_line(std::string_view line) {
   SlurmNodeState s;
+  // A line as scontrol prints it ends in a newline (and Reason is its last
+  // field): the line end is not part of the reason.
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
   if (line.rfind("NodeName=", 0) != 0) return s;
   // Everything before " Reason=" is Slurm's; the reason is free text that
   // anyone with scontrol may set, so no field is looked for inside it.
