@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "bench/bandwidth_overrides.h"
 #include "bench/bench_nics.h"
@@ -35,6 +36,7 @@
 #include "report/bench_text.h"
 #include "report/json_text.h"
 #include "report/terminal_text.h"
+#include "snapshot/snapshot_root.h"
 #include "topology/input_error.h"
 #include "topology/topology_loader.h"
 
@@ -266,9 +268,19 @@ void print_bench(const OutputCli& out, const Report& rep,
   write_prometheus_file(out, to_prometheus(rep, prometheus_stamp(now)));
 }
 
+// The --root to read: a snapshot tarball is unpacked into `holder` (it
+// lives as long as the run needs the files).
+std::string bench_root(const BenchCliOptions& o, std::optional<ExtractedRoot>& holder) {
+  if (o.root.empty()) return "";
+  std::string root = resolve_root_argument(o.root, holder);
+  require_recorded_root(root);
+  return root;
+}
+
 int run_bench_nccl(const BenchCliOptions& o) {
   return run_reporting_errors("bench", [&]() -> int {
-    NodeFactsResult node = node_facts(o.root);
+    std::optional<ExtractedRoot> unpacked;
+    NodeFactsResult node = node_facts(bench_root(o, unpacked));
     NcclBenchReport rep;
     rep.test = o.test;
     LaunchPlan plan = launch_plan(o, node.facts ? node.facts->gpus : 0);
@@ -306,7 +318,8 @@ int run_bench_nccl(const BenchCliOptions& o) {
 
 int run_bench_rdma(const BenchCliOptions& o) {
   return run_reporting_errors("bench", [&]() -> int {
-    NodeFactsResult node = node_facts(o.root);
+    std::optional<ExtractedRoot> unpacked;
+    NodeFactsResult node = node_facts(bench_root(o, unpacked));
     RdmaRunOptions ro;
     ro.perftest.program = perftest_program(o.perftest, ro.program_problem);
     ro.perftest.seconds = o.duration;
@@ -385,7 +398,8 @@ void check_combinations(const CLI::App& cmd, const BenchCliOptions& o) {
   if (cmd.get_option_no_throw("--duration") && cmd.count("--duration") && o.duration >= o.timeout)
     throw CLI::ValidationError("--duration", std::to_string(o.duration) + " s per run cannot end before --timeout " +
                                                  std::to_string(o.timeout) + " s");
-  if (!o.root.empty()) require_recorded_root(o.root);
+  // A directory is checked here; a snapshot tarball when it is unpacked.
+  if (!o.root.empty() && !std::filesystem::is_regular_file(o.root)) require_recorded_root(o.root);
 }
 
 }  // namespace

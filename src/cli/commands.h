@@ -26,6 +26,9 @@ CommandRun add_analyze_command(CLI::App& app);
 // `gdrcheck bench nccl|rdma`.
 CommandRun add_bench_command(CLI::App& app);
 
+// `gdrcheck snapshot`.
+CommandRun add_snapshot_command(CLI::App& app);
+
 // `gdrcheck cluster`.
 CommandRun add_cluster_command(CLI::App& app);
 

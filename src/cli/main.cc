@@ -18,7 +18,7 @@
 std::string version_text() {
   return "gdrcheck " GDRCHECK_VERSION
          "\nschemas: gdrcheck.node/1 gdrcheck.topo/1 gdrcheck.analyze/1 gdrcheck.cluster/1 gdrcheck.bench/1 "
-         "gdrcheck.manifest/1 gdrcheck.bandwidth/1 gdrcheck.policy/1\nNCCL rules: " +
+         "gdrcheck.manifest/1 gdrcheck.bandwidth/1 gdrcheck.policy/1 gdrcheck.snapshot/1\nNCCL rules: " +
          gdrcheck::modelled_nccl_rules();
 }
 
@@ -34,9 +34,10 @@ int main(int argc, char** argv) {
   app.add_flag("--list-checks", list_checks, "list every check: its id, the statuses it gives, what it looks at");
   // One line per subcommand: its name and the function that runs it.
   const std::vector<std::pair<std::string, gdrcheck::CommandRun>> commands = {
-      {"node", gdrcheck::add_node_command(app)},       {"topo", gdrcheck::add_topo_command(app)},
-      {"analyze", gdrcheck::add_analyze_command(app)}, {"cluster", gdrcheck::add_cluster_command(app)},
-      {"bench", gdrcheck::add_bench_command(app)},     {"demo", gdrcheck::add_demo_command(app, example_root)},
+      {"node", gdrcheck::add_node_command(app)},         {"topo", gdrcheck::add_topo_command(app)},
+      {"analyze", gdrcheck::add_analyze_command(app)},   {"cluster", gdrcheck::add_cluster_command(app)},
+      {"bench", gdrcheck::add_bench_command(app)},       {"demo", gdrcheck::add_demo_command(app, example_root)},
+      {"snapshot", gdrcheck::add_snapshot_command(app)},
   };
   try {
     app.parse(argc, argv);

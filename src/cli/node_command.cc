@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "checks/manifest.h"
 #include "checks/node_report.h"
@@ -27,6 +28,7 @@
 #include "report/node_text.h"
 #include "report/output_style.h"
 #include "report/terminal_text.h"
+#include "snapshot/snapshot_root.h"
 #include "topology/input_error.h"
 #include "topology/topology_loader.h"
 
@@ -175,10 +177,13 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     check_write_manifest(o);
     HostReadOptions ro = read_options(o);
     NodeOptions no = node_options(o);
-    require_recorded_root(root_dir);
-    Topology t = load_topology_root(root_dir);
-    HostState h = read_host_state(Root(root_dir), pci_functions(t), ro);
+    std::optional<ExtractedRoot> unpacked;  // a snapshot tarball, unpacked for this run
+    const std::string root = resolve_root_argument(root_dir, unpacked);
+    require_recorded_root(root);
+    Topology t = load_topology_root(root);
+    HostState h = read_host_state(Root(root), pci_functions(t), ro);
     NodeReport r = build_node_report(std::move(t), h, no);
+    if (unpacked) r.root = root_dir;  // the tarball the user named, not the private directory
     if (!o.write_manifest.empty()) {
       write_new_file(o.write_manifest, json_text(make_manifest(r, h)) + "\n");
       std::cerr << "gdrcheck node: wrote manifest " << safe_line(o.write_manifest) << "\n";
@@ -198,7 +203,8 @@ CommandRun add_node_command(CLI::App& app) {
   auto o = std::make_shared<NodeCliOptions>();
   CLI::App* cmd =
       app.add_subcommand("node", "check this node (or a recorded root) for GPUDirect RDMA: verdict per GPU");
-  cmd->add_option("--root", o->root, "directory standing for / (a recorded host); default: this machine");
+  cmd->add_option("--root", o->root,
+                  "directory standing for / (a recorded host) or a snapshot .tar.gz; default: this machine");
   auto* json = add_output_options(cmd, o->output, "gdrcheck.node/1");
   auto* quiet = cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");
   auto* verbose = cmd->add_flag("-v,--verbose", o->verbose, "print the evidence of OK findings too");

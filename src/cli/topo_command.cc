@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/command_errors.h"
 #include "cli/commands.h"
@@ -11,6 +12,7 @@
 #include "report/json_text.h"
 #include "report/topo_json.h"
 #include "report/topo_text.h"
+#include "snapshot/snapshot_root.h"
 #include "topology/input_error.h"
 #include "topology/path_matrix.h"
 #include "topology/topology_loader.h"
@@ -84,9 +86,11 @@ int run_topo(const TopoOptions& o) {
       return kExitUsage;
     }
     check_combinations(o, kind);
-    if (o.file.empty() && !o.root.empty()) require_recorded_root(o.root);
+    std::optional<ExtractedRoot> unpacked;  // a snapshot tarball, unpacked for this run
+    const std::string root = o.file.empty() && !o.root.empty() ? resolve_root_argument(o.root, unpacked) : o.root;
+    if (o.file.empty() && !o.root.empty()) require_recorded_root(root);
     Topology t =
-        o.file.empty() ? load_topology_root(o.root.empty() ? "/" : o.root, sel) : load_topology_file(o.file, kind, sel);
+        o.file.empty() ? load_topology_root(root.empty() ? "/" : root, sel) : load_topology_file(o.file, kind, sel);
     return print_topology(t, o);
   });
 }

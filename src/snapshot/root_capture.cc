@@ -1,0 +1,206 @@
+#include "snapshot/root_capture.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "snapshot/capture_list.h"
+#include "topology/input_error.h"
+
+namespace gdrcheck {
+namespace {
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+std::string join(const std::string& dir, const std::string& name) {
+  return dir.empty() ? name : dir + "/" + name;
+}
+
+std::string errno_text(int e) {
+  return e == EACCES || e == EPERM ? "permission denied" : std::strerror(e);
+}
+
+// Names in a directory, sorted, without "." and "..". The descriptor is
+// duplicated: closedir() closes the one it was given.
+std::vector<std::string> list_names(int dirfd) {
+  std::vector<std::string> names;
+  int copy = ::dup(dirfd);
+  if (copy < 0) return names;
+  DIR* d = ::fdopendir(copy);
+  if (!d) {
+    ::close(copy);
+    return names;
+  }
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(std::move(n));
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class Walker {
+ public:
+  Walker(RootCapture& out, const CaptureLimits& limits) : out_(out), limits_(limits) {}
+
+  void walk(int dirfd, const std::string& dir, int depth) {
+    for (const auto& name : list_names(dirfd)) {
+      if (stopped_) return;
+      if (++seen_ > limits_.max_entries) return stop("/" + dir, "more entries than a capture holds; the rest skipped");
+      visit(dirfd, dir, name, depth);
+    }
+  }
+
+ private:
+  void visit(int dirfd, const std::string& dir, const std::string& name, int depth) {
+    std::string path = join(dir, name);
+    const CaptureRule* rule = capture_rule_for(path);
+    struct stat st {};
+    if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (rule) miss(path, errno_text(errno));
+      return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      enter(dirfd, path, name, rule != nullptr, depth);
+    } else if (!rule) {
+      return;
+    } else if (S_ISLNK(st.st_mode)) {
+      keep_link(dirfd, path, name);
+    } else if (S_ISREG(st.st_mode)) {
+      keep_file(dirfd, path, name, *rule);
+    } else {
+      miss(path, "not a regular file, directory or link; not captured");
+    }
+  }
+
+  void enter(int dirfd, const std::string& path, const std::string& name, bool listed, int depth) {
+    bool descend = may_hold_captured(path);
+    if (!listed && !descend) return;
+    std::size_t before = out_.entries.size();
+    if (descend) {
+      if (depth >= limits_.max_depth) return miss(path, "nested deeper than a capture goes; not captured");
+      Fd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (fd.get() < 0) {
+        if (listed) miss(path, errno_text(errno));
+        return;
+      }
+      walk(fd.get(), path, depth + 1);
+    }
+    if (listed || out_.entries.size() > before)
+      out_.entries.push_back({path, CapturedEntry::Type::Directory, "", false});
+  }
+
+  void keep_link(int dirfd, const std::string& path, const std::string& name) {
+    char target[4096];
+    ssize_t n = ::readlinkat(dirfd, name.c_str(), target, sizeof target);
+    if (n < 0 || n == static_cast<ssize_t>(sizeof target))
+      return miss(path, n < 0 ? errno_text(errno) : "link target too long");
+    out_.entries.push_back(
+        {path, CapturedEntry::Type::Symlink, std::string(target, static_cast<std::size_t>(n)), false});
+  }
+
+  void keep_file(int dirfd, const std::string& path, const std::string& name, const CaptureRule& rule) {
+    if (rule.as == CaptureAs::NameOnly) {
+      out_.entries.push_back({path, CapturedEntry::Type::File, "", true});
+      return;
+    }
+    Fd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st {};
+    if (fd.get() < 0) return miss(path, errno_text(errno));
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return miss(path, "not a regular file; not captured");
+    std::string data;
+    if (!read_bounded(fd.get(), rule.max_bytes, data)) return miss(path, errno_text(errno));
+    if (out_.bytes + data.size() > limits_.max_bytes)
+      return stop("/" + path, "capture size limit reached; the rest skipped");
+    out_.bytes += data.size();
+    out_.entries.push_back({path, CapturedEntry::Type::File, std::move(data), false});
+  }
+
+  // At most `max` bytes: what the reader of this file reads.
+  static bool read_bounded(int fd, std::size_t max, std::string& data) {
+    char buf[65536];
+    while (data.size() < max) {
+      ssize_t n = ::read(fd, buf, std::min(sizeof buf, max - data.size()));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return false;
+      if (n == 0) break;
+      data.append(buf, static_cast<std::size_t>(n));
+    }
+    return true;
+  }
+
+  void miss(const std::string& path, const std::string& why) { out_.missing.push_back({"/" + path, why}); }
+
+  void stop(const std::string& where, const std::string& why) {
+    stopped_ = true;
+    out_.missing.push_back({where, why});
+  }
+
+  RootCapture& out_;
+  const CaptureLimits& limits_;
+  std::size_t seen_ = 0;
+  bool stopped_ = false;
+};
+
+// Paths on the list by name that the walk did not find at all.
+void add_absent(RootCapture& c) {
+  std::set<std::string> known;
+  for (const auto& e : c.entries) known.insert("/" + e.path);
+  for (const auto& m : c.missing) known.insert(m.path);
+  std::vector<std::string> absent;
+  for (const auto& path : literal_capture_paths()) {
+    if (known.count("/" + path)) continue;
+    // Under an absent directory that is listed already: said once.
+    bool under_absent = false;
+    for (const auto& a : absent) under_absent = under_absent || path.starts_with(a + "/");
+    if (under_absent) continue;
+    absent.push_back(path);
+    c.missing.push_back({"/" + path, "not present"});
+  }
+}
+
+bool by_path(const CapturedEntry& a, const CapturedEntry& b) {
+  return a.path < b.path;
+}
+
+}  // namespace
+
+RootCapture capture_root(const std::string& root_dir, const CaptureLimits& limits) {
+  Fd root(::open(root_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) throw InputError(root_dir, errno == ENOTDIR ? "not a directory" : errno_text(errno));
+  RootCapture c;
+  Walker(c, limits).walk(root.get(), "", 0);
+  add_absent(c);
+  std::sort(c.entries.begin(), c.entries.end(), by_path);
+  return c;
+}
+
+void add_captured_file(RootCapture& capture, const std::string& path, std::string data) {
+  capture.bytes += data.size();
+  capture.missing.erase(std::remove_if(capture.missing.begin(), capture.missing.end(),
+                                       [&](const MissingEntry& m) { return m.path == "/" + path; }),
+                        capture.missing.end());
+  capture.entries.push_back({path, CapturedEntry::Type::File, std::move(data), false});
+  std::sort(capture.entries.begin(), capture.entries.end(), by_path);
+}
+
+}  // namespace gdrcheck
