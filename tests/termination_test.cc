@@ -166,6 +166,13 @@ struct Stopper {
   std::string messages() const { return slurp(stderr_file); }
 };
 
+// A child models gdrcheck started from a terminal: the signals at their
+// defaults, whatever the test process inherited (a shell starts background
+// jobs with SIGINT ignored, and an ignored signal stays ignored by design).
+void default_signal_dispositions() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, SIG_DFL);
+}
+
 Stopper start_stopper(const TempDir& dir, const std::function<void()>& body,
                       const std::function<void()>& before_install = {}) {
   Stopper s;
@@ -174,6 +181,7 @@ Stopper start_stopper(const TempDir& dir, const std::function<void()>& body,
   if (s.pid == 0) {
     int err = ::open(s.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (err >= 0) ::dup2(err, STDERR_FILENO);
+    default_signal_dispositions();
     if (before_install) before_install();
     install_termination_handlers();
     ::close(::open((dir.path() + "/ready").c_str(), O_WRONLY | O_CREAT, 0600));
@@ -418,6 +426,7 @@ TEST(TerminationCliTest, SigtermToClusterOverSshEndsEverySsh) {
     int null = ::open("/dev/null", O_WRONLY);
     if (err >= 0) ::dup2(err, STDERR_FILENO);
     if (null >= 0) ::dup2(null, STDOUT_FILENO);
+    default_signal_dispositions();
     ::execve(argv[0], argv.data(), envp);
     ::_exit(127);
   }
