@@ -225,12 +225,21 @@ bool Root::is_dir(std::string_view inside) const {
 }
 
 std::vector<std::string> Root::list(std::string_view inside) const {
-  std::vector<std::string> names;
   int fd = open_inside(inside, O_RDONLY | O_DIRECTORY | O_CLOEXEC, nullptr);
-  if (fd < 0) return names;
-  DIR* d = ::fdopendir(fd);
+  if (fd < 0) return {};
+  std::vector<std::string> names = sorted_directory_names(fd);
+  ::close(fd);
+  return names;
+}
+
+std::vector<std::string> sorted_directory_names(int dirfd) {
+  std::vector<std::string> names;
+  // closedir() closes the descriptor it was given: it gets a copy.
+  int copy = ::dup(dirfd);
+  if (copy < 0) return names;
+  DIR* d = ::fdopendir(copy);
   if (!d) {
-    ::close(fd);
+    ::close(copy);
     return names;
   }
   while (dirent* e = ::readdir(d)) {

@@ -79,4 +79,8 @@ class Root {
 // inside a capture). "/" itself is never suggested: it is this machine.
 std::string recorded_root_problem(const std::string& dir);
 
+// The names in the directory open as `dirfd` (the caller keeps it), sorted,
+// without "." and "..".
+std::vector<std::string> sorted_directory_names(int dirfd);
+
 }  // namespace gdrcheck

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 
+#include "host/root.h"
 #include "snapshot/capture_list.h"
 #include "topology/input_error.h"
 
@@ -38,32 +39,12 @@ std::string errno_text(int e) {
   return e == EACCES || e == EPERM ? "permission denied" : std::strerror(e);
 }
 
-// Names in a directory, sorted, without "." and "..". The descriptor is
-// duplicated: closedir() closes the one it was given.
-std::vector<std::string> list_names(int dirfd) {
-  std::vector<std::string> names;
-  int copy = ::dup(dirfd);
-  if (copy < 0) return names;
-  DIR* d = ::fdopendir(copy);
-  if (!d) {
-    ::close(copy);
-    return names;
-  }
-  while (dirent* e = ::readdir(d)) {
-    std::string n = e->d_name;
-    if (n != "." && n != "..") names.push_back(std::move(n));
-  }
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 class Walker {
  public:
   Walker(RootCapture& out, const CaptureLimits& limits) : out_(out), limits_(limits) {}
 
   void walk(int dirfd, const std::string& dir, int depth) {
-    for (const auto& name : list_names(dirfd)) {
+    for (const auto& name : sorted_directory_names(dirfd)) {
       if (stopped_) return;
       if (++seen_ > limits_.max_entries) return stop("/" + dir, "more entries than a capture holds; the rest skipped");
       visit(dirfd, dir, name, depth);
