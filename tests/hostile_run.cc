@@ -295,8 +295,15 @@ std::string tree_difference(const TreeSnapshot& before, const TreeSnapshot& afte
 std::vector<std::string> gdrcheck_temp_files() {
   std::vector<std::string> found;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator("/tmp", ec))
-    if (e.path().filename().string().rfind("gdrcheck-", 0) == 0) found.push_back(e.path().string());
+  // Other test processes run at the same time: their scratch directories
+  // and the snapshot tests' unpacked roots (whose removal those tests check)
+  // are theirs, not a file this run left behind.
+  for (const auto& e : fs::directory_iterator("/tmp", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("gdrcheck-", 0) != 0) continue;
+    if (name.rfind("gdrcheck-test-", 0) == 0 || name.rfind("gdrcheck-root-", 0) == 0) continue;
+    found.push_back(e.path().string());
+  }
   return found;
 }
 
