@@ -175,7 +175,13 @@ HostileResult run_hostile(const HostileSpec& spec) {
   argv.push_back(hostile_binary());
   argv.insert(argv.end(), spec.args.begin(), spec.args.end());
   argv[0] = resolve_program(argv[0]);
-  std::vector<std::string> env = child_environment(spec);
+  // A TMPDIR of its own: what the run leaves there is its own, whatever
+  // other tests do in /tmp at the same time.
+  char tmp_template[] = "/tmp/hostile-tmpdir-XXXXXX";
+  const char* tmpdir = ::mkdtemp(tmp_template);
+  HostileSpec with_tmp = spec;
+  if (tmpdir) with_tmp.env_set.push_back({"TMPDIR", tmpdir});
+  std::vector<std::string> env = child_environment(with_tmp);
   std::vector<char*> argv_p = pointers(argv), env_p = pointers(env);
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
@@ -209,6 +215,11 @@ HostileResult run_hostile(const HostileSpec& spec) {
     if (fd >= 0) close(fd);
   r.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   r.peak_rss_kib = usage.ru_maxrss;
+  if (tmpdir) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(tmpdir, ec)) r.temp_left.push_back(e.path().filename().string());
+    fs::remove_all(tmpdir, ec);
+  }
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !r.timed_out) r.signal = WTERMSIG(status);
   if (r.exit_code == 127 && r.err.empty()) r.start_error = "execve " + argv[0] + " failed";
@@ -290,21 +301,6 @@ std::string tree_difference(const TreeSnapshot& before, const TreeSnapshot& afte
   for (const auto& [path, sig] : before)
     if (!after.count(path)) diff += "removed " + path + "\n";
   return diff.substr(0, 2000);
-}
-
-std::vector<std::string> gdrcheck_temp_files() {
-  std::vector<std::string> found;
-  std::error_code ec;
-  // Other test processes run at the same time: their scratch directories
-  // and the snapshot tests' unpacked roots (whose removal those tests check)
-  // are theirs, not a file this run left behind.
-  for (const auto& e : fs::directory_iterator("/tmp", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("gdrcheck-", 0) != 0) continue;
-    if (name.rfind("gdrcheck-test-", 0) == 0 || name.rfind("gdrcheck-root-", 0) == 0) continue;
-    found.push_back(e.path().string());
-  }
-  return found;
 }
 
 ::testing::AssertionResult ran_safely(const HostileResult& r, const HostileDir& dir) {

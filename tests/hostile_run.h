@@ -46,6 +46,9 @@ struct HostileResult {
   std::string out, err;     // at most kHostileOutputKept bytes each
   long peak_rss_kib = 0;    // ru_maxrss of the process (and waited-for children)
   std::chrono::milliseconds elapsed{0};
+  // What the run left in its own TMPDIR (a private directory each run gets,
+  // removed afterwards): a temporary file gdrcheck did not clean up.
+  std::vector<std::string> temp_left;
 
   // "exit 3", "signal 11", "timed out", for messages.
   std::string describe() const;
@@ -98,9 +101,6 @@ using TreeSnapshot = std::map<std::string, std::string>;
 TreeSnapshot snapshot_tree(const std::string& dir);
 // "" when equal; else the first paths that differ.
 std::string tree_difference(const TreeSnapshot& before, const TreeSnapshot& after);
-
-// The entries of /tmp named gdrcheck-*.
-std::vector<std::string> gdrcheck_temp_files();
 
 // What every run on hostile input must show, whatever the input: it ended
 // by itself (no signal, no timeout), no sanitizer report, no byte of the
