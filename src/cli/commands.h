@@ -34,6 +34,8 @@ CommandRun add_cluster_command(CLI::App& app);
 
 // `gdrcheck demo`: the node check of the bundled example root; exit 0 when
 // it runs (the example's verdict is not this machine's), 3 when it cannot.
+// `example_root` is where the build made it; an installed copy beside the
+// binary comes first (cli/example_root.h), looked up only when shown.
 CommandRun add_demo_command(CLI::App& app, const std::string& example_root);
 int run_demo(const std::string& example_root);
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/example_root.h"
 #include "cli/exit_codes.h"
 #include "host/host_state.h"
 #include "host/root.h"
@@ -20,7 +21,10 @@ constexpr const char* kNoGpu = "no NVIDIA GPU found (none under /sys/bus/pci/dev
 
 // The example's check, labelled so nobody takes it for this machine's.
 // Returns false when the example root is missing (the build makes it).
-bool show_example(const std::string& example_root) {
+bool show_example(const std::string& build_example_root) {
+  // Installed: beside the binary's prefix; in a build tree: where the build
+  // made it. Looked up only when the example is shown.
+  const std::string example_root = find_example_root(build_example_root);
   if (!Root(example_root).is_dir("/sys")) {
     std::cerr << "gdrcheck: the bundled example root is missing (" << safe_line(example_root)
               << "); build the project to create it\n";

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/example_root.h"
 #include "cli/exit_codes.h"
 #include "host/termination.h"
 #include "report/check_list_text.h"
@@ -25,8 +24,6 @@ std::string version_text() {
 int main(int argc, char** argv) {
   // Before anything can start a child: a stop must reach every program gdrcheck runs.
   gdrcheck::install_termination_handlers();
-  // Installed: beside the binary's prefix; in a build tree: where the build made it.
-  const std::string example_root = gdrcheck::find_example_root(GDRCHECK_EXAMPLE_ROOT);
   CLI::App app{"gdrcheck " GDRCHECK_VERSION " — proves GPUDirect RDMA is active and correctly routed"};
   app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
@@ -34,9 +31,12 @@ int main(int argc, char** argv) {
   app.add_flag("--list-checks", list_checks, "list every check: its id, the statuses it gives, what it looks at");
   // One line per subcommand: its name and the function that runs it.
   const std::vector<std::pair<std::string, gdrcheck::CommandRun>> commands = {
-      {"node", gdrcheck::add_node_command(app)},         {"topo", gdrcheck::add_topo_command(app)},
-      {"analyze", gdrcheck::add_analyze_command(app)},   {"cluster", gdrcheck::add_cluster_command(app)},
-      {"bench", gdrcheck::add_bench_command(app)},       {"demo", gdrcheck::add_demo_command(app, example_root)},
+      {"node", gdrcheck::add_node_command(app)},
+      {"topo", gdrcheck::add_topo_command(app)},
+      {"analyze", gdrcheck::add_analyze_command(app)},
+      {"cluster", gdrcheck::add_cluster_command(app)},
+      {"bench", gdrcheck::add_bench_command(app)},
+      {"demo", gdrcheck::add_demo_command(app, GDRCHECK_EXAMPLE_ROOT)},
       {"snapshot", gdrcheck::add_snapshot_command(app)},
   };
   try {
@@ -55,5 +55,5 @@ int main(int argc, char** argv) {
   }
   for (const auto& [name, run] : commands)
     if (app.got_subcommand(name)) return run();
-  return gdrcheck::run_default(example_root);
+  return gdrcheck::run_default(GDRCHECK_EXAMPLE_ROOT);
 }

@@ -102,11 +102,8 @@ HostReadOptions read_options(const NodeCliOptions& o) {
   return r;
 }
 
-// The oldest release version_with_rules() follows (nccl-model.md).
-constexpr NcclVersion kOldestWithRules{2, 4, 0};
-
 std::string known_range() {
-  return "(" + kOldestWithRules.str() + " - " + NcclVersion::newest().str() + ")";
+  return "(" + oldest_version_with_rules().str() + " - " + NcclVersion::newest().str() + ")";
 }
 
 // The release --nccl-version names, refused when nothing can be predicted

@@ -10,6 +10,13 @@ std::string NcclVersionChoice::describe() const {
   return s;
 }
 
+NcclVersion oldest_version_with_rules() {
+  NcclVersion oldest = NcclVersion::newest();
+  for (int minor = oldest.minor; minor >= 0; --minor)
+    if (version_with_rules({2, minor, 0}, "range")) oldest = {2, minor, 0};
+  return oldest;
+}
+
 std::optional<NcclVersionChoice> version_with_rules(const NcclVersion& v, const std::string& origin) {
   if (v.major != 2 || v < NcclVersion{2, 4, 0}) return std::nullopt;
   NcclVersionChoice c{v, v, origin, false};

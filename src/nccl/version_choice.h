@@ -37,6 +37,10 @@ struct NcclVersionChoice {
 // than 2, or older than 2.4).
 std::optional<NcclVersionChoice> version_with_rules(const NcclVersion& v, const std::string& origin);
 
+// The oldest release version_with_rules accepts (asked of it, so the range
+// stays in one place with the rule that refuses older ones).
+NcclVersion oldest_version_with_rules();
+
 // The release to predict for, and the other releases found (each once).
 struct NcclVersionPlan {
   NcclVersionChoice primary;

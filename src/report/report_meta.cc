@@ -18,12 +18,7 @@ std::string utc_timestamp(std::chrono::system_clock::time_point t) {
 }
 
 std::string modelled_nccl_rules() {
-  // The oldest release is where version_with_rules starts to accept; asking
-  // it keeps the range in one place with the rule that refuses older ones.
-  NcclVersion oldest = NcclVersion::newest();
-  for (int minor = oldest.minor; minor >= 0; --minor)
-    if (version_with_rules({2, minor, 0}, "range")) oldest = {2, minor, 0};
-  return oldest.str() + "-" + NcclVersion::newest().str();
+  return oldest_version_with_rules().str() + "-" + NcclVersion::newest().str();
 }
 
 nlohmann::json report_meta(std::chrono::system_clock::time_point now, const std::string& rules,
