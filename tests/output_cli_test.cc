@@ -75,6 +75,36 @@ TEST(OutputCli, ColumnsAndAsciiLocale) {
   EXPECT_NE(ascii.out.find("GPU0-7, mlx5_0-11 (20)"), std::string::npos) << ascii.out;
 }
 
+// topo, analyze, bench and cluster follow node's conventions: colour only
+// when asked or on a terminal, ASCII in a C locale, prose within $COLUMNS.
+TEST(OutputCli, TopoColourAndAsciiLikeNode) {
+  std::string root = translated_root();
+  EXPECT_EQ(run({"topo", "--root", root}, kUtf8).out.find('\033'), std::string::npos);
+  Output always = run({"topo", "--root", root, "--color", "always"}, {{"NO_COLOR", "1"}, {"LANG", "C.UTF-8"}});
+  EXPECT_NE(always.out.find("\033["), std::string::npos) << always.out;
+  Output ascii = run({"topo", "--root", root}, {{"LANG", "C"}});
+  EXPECT_EQ(ascii.exit_code, 0) << ascii.err;
+  for (unsigned char c : ascii.out) ASSERT_LT(c, 0x80) << ascii.out;
+  EXPECT_EQ(run({"topo", "--root", root, "--color", "sometimes"}, kUtf8).exit_code, 64);
+}
+
+TEST(OutputCli, AnalyzeProseWithinColumnsAndAscii) {
+  std::string log = std::string(GDRCHECK_TEST_DATA) + "/nccl-logs/nccl-1053-socket-ib-disabled-lo.log";
+  Output narrow = run({"analyze", log}, {{"LANG", "C"}, {"COLUMNS", "60"}});
+  EXPECT_EQ(narrow.exit_code, 2) << narrow.err;
+  EXPECT_NE(narrow.out.find("GPUDirect RDMA: no -- network traffic is"), std::string::npos) << narrow.out;
+  std::istringstream lines(narrow.out);
+  for (std::string l; std::getline(lines, l);) {
+    for (unsigned char c : l) ASSERT_LT(c, 0x80) << l;
+    bool one_long_word = l.find(' ', l.find_first_not_of(' ')) == std::string::npos;
+    if (!one_long_word) {
+      EXPECT_LE(display_width(l), 60u) << l;
+    }
+  }
+  Output wide = run({"analyze", log}, {{"LANG", "C.UTF-8"}, {"COLUMNS", "1000"}});
+  EXPECT_NE(wide.out.find("NCCL_IB_DISABLE=1 set by environment (line 3, 7)\n"), std::string::npos) << wide.out;
+}
+
 TEST(OutputCli, ListChecks) {
   Output r = run({"--list-checks"}, kUtf8);
   EXPECT_EQ(r.exit_code, 0) << r.err;

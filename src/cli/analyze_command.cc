@@ -12,6 +12,8 @@
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
 #include "report/json_text.h"
+#include "report/output_style.h"
+#include "report/styled_text.h"
 #include "report/terminal_text.h"
 
 namespace gdrcheck {
@@ -58,7 +60,8 @@ int run_analyze(const AnalyzeOptions& o) {
   if (o.json)
     std::cout << json_text(analyze_json(artifacts, o.detail)) << "\n";
   else
-    std::cout << render_analyze_text(artifacts, o.detail);
+    std::cout << styled_text(render_analyze_text(artifacts, o.detail), stdout_output_style(ColorChoice::Never),
+                             TextLayout::Prose);
   return exit_code(overall_status(artifacts));
 }
 

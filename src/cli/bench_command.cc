@@ -35,6 +35,8 @@
 #include "report/bench_prometheus.h"
 #include "report/bench_text.h"
 #include "report/json_text.h"
+#include "report/output_style.h"
+#include "report/styled_text.h"
 #include "report/terminal_text.h"
 #include "snapshot/snapshot_root.h"
 #include "topology/input_error.h"
@@ -262,7 +264,7 @@ void print_bench(const OutputCli& out, const Report& rep,
       std::cout << to_prometheus(rep, prometheus_stamp(now));
       break;
     case OutputFormat::Text:
-      std::cout << to_text();
+      std::cout << styled_text(to_text(), stdout_output_style(ColorChoice::Never), TextLayout::Prose);
       break;
   }
   write_prometheus_file(out, to_prometheus(rep, prometheus_stamp(now)));

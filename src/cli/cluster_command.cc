@@ -29,6 +29,8 @@
 #include "report/cluster_prometheus.h"
 #include "report/cluster_text.h"
 #include "report/json_text.h"
+#include "report/output_style.h"
+#include "report/styled_text.h"
 #include "report/terminal_text.h"
 #include "topology/input_error.h"
 
@@ -207,7 +209,8 @@ int run_cluster(const ClusterCliOptions& o, const LauncherCli& l) {
         std::cout << cluster_prometheus(m, verdict, stamp);
         break;
       case OutputFormat::Text:
-        std::cout << render_cluster_text(m, {o.verbose, verdict, drain, drained, a});
+        std::cout << styled_text(render_cluster_text(m, {o.verbose, verdict, drain, drained, a}),
+                                 stdout_output_style(ColorChoice::Never), TextLayout::Table);
         break;
     }
     write_prometheus_file(o.output, cluster_prometheus(m, verdict, stamp));

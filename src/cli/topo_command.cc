@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -10,6 +8,8 @@
 #include "cli/exit_codes.h"
 #include "host/host_state.h"
 #include "report/json_text.h"
+#include "report/output_style.h"
+#include "report/styled_text.h"
 #include "report/topo_json.h"
 #include "report/topo_text.h"
 #include "snapshot/snapshot_root.h"
@@ -28,6 +28,7 @@ struct TopoOptions {
   std::vector<std::string> classes;
   bool json = false;
   bool no_bcm_flatten = false;
+  std::string color = "auto";
 };
 
 DeviceSelection selection_from(const TopoOptions& o) {
@@ -60,7 +61,8 @@ int print_topology(const Topology& t, const TopoOptions& o) {
     std::optional<std::string> host = t.kind == SourceKind::Sysfs ? root_hostname(Root(t.source)) : std::nullopt;
     std::cout << json_text(topo_json(t, paths, std::chrono::system_clock::now(), host)) << "\n";
   } else {
-    std::cout << render_topo_text(t, paths, TextStyle{static_cast<bool>(::isatty(1))});
+    OutputStyle style = stdout_output_style(*parse_color_choice(o.color));
+    std::cout << styled_text(render_topo_text(t, paths, TextStyle{style.color}), style, TextLayout::Table);
   }
   return kExitOk;
 }
@@ -108,6 +110,8 @@ CommandRun add_topo_command(CLI::App& app) {
   cmd->add_option("--class", o->classes, "also place functions of this PCI class (e.g. 0x0b40); repeatable");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.topo/1)");
   cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten, "NCCL's view as before 2.20 (no Broadcom switch flattening)");
+  cmd->add_option("--color", o->color, "colour: auto (a terminal, no NO_COLOR, TERM not dumb), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   root->excludes(cmd->get_option("file"));
   return [o] { return run_topo(*o); };
 }
