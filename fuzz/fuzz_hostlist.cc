@@ -11,8 +11,8 @@
 // or host file that names more than kExpandNames is only counted (the
 // count must agree with what expansion refuses), so the runs go to the
 // parser's branches rather than to the allocator.
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
