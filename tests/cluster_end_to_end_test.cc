@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
+#include "host/process.h"
 #include "netns_hosts.h"
 #include "recorded_fixtures.h"
 #include "run_binary.h"
@@ -221,6 +223,67 @@ TEST_F(ClusterEndToEnd, SlurmReportsEveryNode) {
   EXPECT_EQ(report.at("nodes").size(), 3u) << r.out.substr(0, 400);
   expect_real_nodes_judged(report, testing::SlurmCluster::node_name(kHealthy),
                            testing::SlurmCluster::node_name(kNoPeermem), testing::SlurmCluster::node_name(kAcs), true);
+}
+
+// What Slurm itself says of a node (scontrol reads SLURM_CONF, which the
+// test cluster sets).
+std::string slurm_node_line(const std::string& name) {
+  ProcessResult r = run_process(ProcessSpec::command({"scontrol", "-o", "show", "node", name}));
+  return r.out;
+}
+
+// Drain with the real scontrol, then fix a node and resume it. A drained
+// node takes no new job, so srun cannot start gdrcheck there: the drained
+// nodes are left out of the srun and named, and --resume says how to reach
+// them.
+TEST_F(ClusterEndToEnd, SlurmDrainsWithinTheLimitAndNamesDrainedNodesAfterwards) {
+  auto slurm = std::make_unique<testing::SlurmCluster>(*hosts_);
+  std::vector<std::string> base = {"cluster",     "--slurm",
+                                   "-w",          "gdrt[1-3]",
+                                   "--gdrcheck",  slurm->remote_gdrcheck(),
+                                   "--slurm-dir", testing::scratch_dir(),
+                                   "--timeout",   "30",
+                                   "--json"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_gdrcheck(args);
+  };
+  RunResult refused = with({"--drain"});  // 2 of 3 CRITICAL, over the default limit of 1
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_EQ(slurm_node_line("gdrt2").find("DRAIN"), std::string::npos) << slurm_node_line("gdrt2");
+
+  RunResult drained = with({"--drain", "--max-drain", "2"});  // real scontrol drains
+  EXPECT_EQ(drained.exit_code, 2) << drained.err;
+  std::string gdrt2 = slurm_node_line("gdrt2");
+  EXPECT_NE(gdrt2.find("DRAIN"), std::string::npos) << gdrt2;
+  EXPECT_NE(gdrt2.find("Reason=gdrcheck: nccl,peermem CRITICAL"), std::string::npos) << gdrt2;
+  EXPECT_NE(slurm_node_line("gdrt3").find("Reason=gdrcheck: acs CRITICAL"), std::string::npos);
+  EXPECT_EQ(slurm_node_line("gdrt1").find("DRAIN"), std::string::npos);
+
+  hosts_->run_real_node(kNoPeermem, {}, testing::SlurmCluster::node_name(kNoPeermem));  // fixed
+  // gdrt1 is still checked; gdrt2 and gdrt3 are named, not waited for.
+  RunResult after = with({"--resume"});
+  EXPECT_EQ(after.exit_code, 3) << after.err;  // two nodes not checked, none CRITICAL
+  nlohmann::json report = parse(after);
+  EXPECT_EQ(node(report, "gdrt1").value("outcome", ""), "report");
+  EXPECT_EQ(node(report, "gdrt1").value("status", ""), "OK");
+  const auto& skipped = node(report, "gdrt2");
+  EXPECT_EQ(skipped.value("outcome", ""), "not schedulable") << skipped.dump();
+  EXPECT_EQ(skipped.value("status", ""), "UNKNOWN");
+  EXPECT_NE(skipped.value("reason", "").find("Reason='gdrcheck: nccl,peermem CRITICAL'"), std::string::npos)
+      << skipped.dump();
+  EXPECT_NE(skipped.value("reason", "").find("gdrcheck cluster --ssh gdrt2"), std::string::npos);
+  EXPECT_EQ(node(report, "gdrt3").value("outcome", ""), "not schedulable");
+
+  // Brought back by hand, as the reason says; the next --slurm run checks it again.
+  run_process(ProcessSpec::command({"scontrol", "update", "NodeName=gdrt2", "State=RESUME"}));
+  // slurmctld pings a resumed node and shows it NOT_RESPONDING until slurmd
+  // answers; gdrcheck leaves such a node out too (srun would wait for it).
+  for (int i = 0; i < 60 && slurm_node_line("gdrt2").find("State=IDLE ") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  nlohmann::json again = parse(with({}));
+  EXPECT_EQ(node(again, "gdrt2").value("status", ""), "OK") << node(again, "gdrt2").dump();
 }
 
 // Usage errors and bad input never start a launcher and exit 64 or 3.

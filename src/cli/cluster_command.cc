@@ -100,7 +100,9 @@ Gathered gather(const ClusterCliOptions& o, const LauncherCli& l) {
     ReportDir dir = read_report_dir(o.from);
     return {std::move(dir.outcomes), std::move(dir.files)};
   }
-  return {run_on_hosts(launch_options(l, o.remote_gdrcheck)), {}};
+  LaunchOptions launch = launch_options(l, o.remote_gdrcheck);
+  launch.scontrol_program = o.scontrol;  // the one --drain and --resume use
+  return {run_on_hosts(launch), {}};
 }
 
 // False when something could not be kept: the run then cannot end OK.

@@ -16,6 +16,8 @@
 #include <stdexcept>
 
 #include "cluster/hostlist.h"
+#include "cluster/slurm_node_state.h"
+#include "cluster/slurm_schedulable.h"
 #include "host/process.h"
 
 namespace gdrcheck {
@@ -722,8 +724,43 @@ std::vector<std::string> expected_slurm_nodes(const LaunchOptions& opts) {
   return {};
 }
 
+// What Slurm says of the -w nodes; empty when scontrol cannot tell (then
+// srun is asked for every node, as without this step).
+std::map<std::string, SlurmNodeState> slurm_node_states(const LaunchOptions& opts) {
+  ProcessSpec spec = ProcessSpec::command({opts.scontrol_program, "-o", "show", "node", opts.slurm.nodelist});
+  spec.timeout = std::chrono::seconds(20);
+  spec.output_limit = kSrunLogLimit;
+  ProcessResult r = run_process(spec);
+  // scontrol exits 1 when one name is unknown but still prints the others.
+  return r.end == ProcessResult::End::Exited ? parse_slurm_nodes(r.out) : std::map<std::string, SlurmNodeState>{};
+}
+
+// The options for the srun of the nodes that can take a job: -w without
+// the others, and -N no larger than what is left.
+LaunchOptions runnable_only(const LaunchOptions& opts, const std::vector<std::string>& runnable) {
+  LaunchOptions narrowed = opts;
+  narrowed.slurm.nodelist = fold_hostlist(runnable);
+  if (!opts.slurm.nodes.empty()) {
+    std::size_t asked = std::strtoul(opts.slurm.nodes.c_str(), nullptr, 10);
+    if (asked > runnable.size()) narrowed.slurm.nodes = std::to_string(runnable.size());
+  }
+  return narrowed;
+}
+
+std::vector<NodeOutcome> run_srun(const LaunchOptions& opts, std::vector<std::string> expected);
+
 std::vector<NodeOutcome> run_slurm(const LaunchOptions& opts) {
   std::vector<std::string> expected = expected_slurm_nodes(opts);
+  if (opts.slurm.nodelist.empty()) return run_srun(opts, std::move(expected));
+  SchedulableSplit split = split_schedulable(expected, slurm_node_states(opts));
+  if (split.skipped.empty()) return run_srun(opts, std::move(expected));
+  std::vector<NodeOutcome> outcomes;
+  if (!split.runnable.empty()) outcomes = run_srun(runnable_only(opts, split.runnable), split.runnable);
+  for (auto& s : split.skipped) outcomes.push_back(std::move(s));
+  return outcomes;
+}
+
+std::vector<NodeOutcome> run_srun(const LaunchOptions& opts, std::vector<std::string> expected) {
   const SrunOutputDir dir(opts);
   ProcessSpec spec;
   spec.argv = srun_argv(opts, dir.path());

@@ -62,6 +62,9 @@ struct LaunchOptions {
   std::string ssh_program = "ssh";
   std::string pdsh_program = "pdsh";
   std::string srun_program = "srun";
+  // Asked, before srun, which nodes of a -w list Slurm will schedule
+  // (cluster/slurm_schedulable.h).
+  std::string scontrol_program = "scontrol";
 
   // Extra `-o` options for ssh (and pdsh's ssh), each "Key=Value", e.g.
   // "StrictHostKeyChecking=accept-new", "IdentityFile=/path/key",

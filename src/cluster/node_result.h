@@ -17,7 +17,7 @@ struct NodeOutcome {
   // that is not a gdrcheck.node/1 report (set by whoever validated it).
   // WrongHost: a report that claims to be of another host than the one
   // asked (set by the cluster model; never drained under either name).
-  enum class How { Report, Unreachable, TimedOut, Crashed, Failed, NotAReport, WrongHost };
+  enum class How { Report, Unreachable, TimedOut, Crashed, Failed, NotAReport, WrongHost, NotSchedulable };
 
   // The node as it was addressed: the host the launcher reached (from the
   // operator's host list, host file or Slurm), or with --from the report's
@@ -30,7 +30,7 @@ struct NodeOutcome {
 };
 
 // "report", "unreachable", "timed out", "crashed", "failed", "not a report",
-// "wrong host".
+// "wrong host", "not schedulable".
 inline const char* how_name(NodeOutcome::How how) {
   switch (how) {
     case NodeOutcome::How::Report:
@@ -47,6 +47,8 @@ inline const char* how_name(NodeOutcome::How how) {
       return "not a report";
     case NodeOutcome::How::WrongHost:
       return "wrong host";
+    case NodeOutcome::How::NotSchedulable:
+      return "not schedulable";
   }
   return "unknown";
 }
