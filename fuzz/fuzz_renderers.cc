@@ -1,8 +1,8 @@
 // libFuzzer entry point for the renderers: report models whose strings,
 // statuses and counts come from the input (host names, firmware, log
 // lines and file names come from other machines in real runs) are printed
-// by every renderer in src/report as text (with and without colour, quiet
-// and verbose) and JSON. The JSON must parse back; the text must carry no
+// by every renderer in src/report as text (colour, quiet or verbose, ASCII,
+// width: one variant per run, chosen by the input) and JSON. The JSON must parse back; the text must carry no
 // control byte but newlines, tabs and SGR colour sequences. Nothing may
 // throw.
 #include <fuzzer/FuzzedDataProvider.h>
@@ -17,6 +17,7 @@
 #include "bench/rdma_bench.h"
 #include "checks/node_report.h"
 #include "cluster/cluster_model.h"
+#include "cluster/drain.h"
 #include "evidence/nccl_log.h"
 #include "evidence/nccl_tests.h"
 #include "host/host_state.h"
@@ -30,6 +31,7 @@
 #include "report/json_text.h"
 #include "report/node_json.h"
 #include "report/node_text.h"
+#include "report/output_style.h"
 #include "report/topo_json.h"
 #include "report/topo_text.h"
 
@@ -217,40 +219,65 @@ void render_node(Model& in) {
   auto more = in.findings(4);
   r.findings.insert(r.findings.end(), more.begin(), more.end());
   r.status = worst_status(r.findings);
-  for (bool color : {false, true})
-    for (bool quiet : {false, true}) fuzz_checks::text_is_clean(render_node_text(r, {color, quiet, !quiet}));
+  // One variant per run, chosen by the input: the fuzzer reaches every
+  // combination across runs, and each run costs a quarter.
+  bool color = in.flag(), quiet = in.flag(), utf8 = in.flag();
+  int width = static_cast<int>(in.count(kMaxWidth - kMinWidth)) + kMinWidth;
+  fuzz_checks::text_is_clean(render_node_text(r, {color, quiet, !quiet, utf8, width}));
   fuzz_checks::text_is_clean(node_summary_line(r));
   fuzz_checks::json_parses_back(json_text(node_json(r, h)));
-  for (bool color : {false, true}) fuzz_checks::text_is_clean(render_topo_text(r.topology, r.paths, {color}));
+  fuzz_checks::text_is_clean(render_topo_text(r.topology, r.paths, {color}));
   fuzz_checks::json_parses_back(json_text(topo_json(r.topology, r.paths)));
+}
+
+// What --drain and --resume did, with host names and reasons from the
+// input (they come from reports and from scontrol in real runs).
+SlurmActions slurm_actions(Model& in) {
+  SlurmActions a;
+  a.now = static_cast<UnixSeconds>(in.count(2'000'000'000));
+  a.max_age = in.str(8);
+  a.max_drain = in.str(8);
+  a.max_drain_nodes = in.count(100);
+  a.limit_refusal = in.flag() ? in.str(64) : "";
+  a.drain_requested = in.flag();
+  a.dry_run = in.flag();
+  a.resume_requested = in.flag();
+  for (std::size_t k = in.count(3); k > 0; --k) {
+    NotDrained n{in.str(16), std::nullopt, in.str(48)};
+    if (in.flag()) n.generated_at = static_cast<UnixSeconds>(in.count(2'000'000'000));
+    (in.flag() ? a.not_drained : a.not_resumed).push_back(std::move(n));
+  }
+  if (in.flag()) a.resume.push_back({"scontrol", "update", "NodeName=" + in.str(16), "State=RESUME"});
+  a.resumed = in.flag();
+  a.resume_notes = in.strings(2);
+  return a;
 }
 
 void render_cluster(Model& in) {
   ClusterModel m = in.cluster();
   std::vector<std::vector<std::string>> drain;
   if (in.flag()) drain.push_back({"scontrol", "update", "NodeName=" + in.str(16), "State=DRAIN", in.str(32)});
-  for (bool verbose : {false, true})
-    fuzz_checks::text_is_clean(render_cluster_text(m, {verbose, m.status, drain, false}));
+  bool drained = in.flag();
+  SlurmActions actions = slurm_actions(in);
+  fuzz_checks::text_is_clean(render_cluster_text(m, {in.flag(), m.status, drain, drained, actions}));
   fuzz_checks::text_is_clean(cluster_summary_line(m, m.status));
-  fuzz_checks::json_parses_back(json_text(cluster_json(m, {m.status, std::nullopt, drain, false})));
+  fuzz_checks::json_parses_back(json_text(cluster_json(m, {m.status, std::nullopt, drain, drained, actions})));
 }
 
 void render_analyze(Model& in) {
   std::vector<Artifact> artifacts;
   for (std::size_t k = in.count(2) + 1; k > 0; --k) artifacts.push_back(in.artifact());
-  for (bool detail : {false, true}) {
-    fuzz_checks::text_is_clean(render_analyze_text(artifacts, detail));
-    fuzz_checks::json_parses_back(json_text(analyze_json(artifacts, detail)));
-  }
+  bool detail = in.flag();
+  fuzz_checks::text_is_clean(render_analyze_text(artifacts, detail));
+  fuzz_checks::json_parses_back(json_text(analyze_json(artifacts, detail)));
 }
 
 void render_bench(Model& in) {
   NcclBenchReport nccl = in.nccl_bench();
   RdmaBenchReport rdma = in.rdma_bench();
-  for (bool verbose : {false, true}) {
-    fuzz_checks::text_is_clean(render_nccl_bench_text(nccl, verbose));
-    fuzz_checks::text_is_clean(render_rdma_bench_text(rdma, verbose));
-  }
+  bool verbose = in.flag();
+  fuzz_checks::text_is_clean(render_nccl_bench_text(nccl, verbose));
+  fuzz_checks::text_is_clean(render_rdma_bench_text(rdma, verbose));
   fuzz_checks::json_parses_back(json_text(nccl_bench_json(nccl)));
   fuzz_checks::json_parses_back(json_text(rdma_bench_json(rdma)));
 }
