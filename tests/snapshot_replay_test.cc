@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "host/root.h"
 #include "recorded_fixtures.h"
 #include "run_binary.h"
 #include "snapshot/capture_list.h"
+#include "snapshot/site_capture_rules.h"
 
 namespace gdrcheck {
 namespace {
@@ -84,9 +86,13 @@ TEST(SnapshotReplay, LiveMachineHoldsOnlyListedPaths) {
   auto names = entries_of(tarball, &manifest_text);
   ASSERT_FALSE(names.empty());
   EXPECT_EQ(names[0], "gdrcheck-snapshot.json");
+  // The fixed list and what this machine's ld.so.conf and nccl.conf add.
+  std::vector<CaptureRule> rules = capture_rules();
+  for (auto& rule : site_capture_rules(Root("/"))) rules.push_back(std::move(rule));
+  const CaptureList list(std::move(rules));
   for (std::size_t i = 1; i < names.size(); ++i) {
     const std::string& n = names[i];
-    EXPECT_TRUE(capture_rule_for(n) || may_hold_captured(n)) << n << " is not on the capture list";
+    EXPECT_TRUE(list.rule_for(n) || list.may_hold(n)) << n << " is not on the capture list";
     EXPECT_FALSE(n.rfind("home", 0) == 0 || n.rfind("root", 0) == 0) << n;
     if (n.rfind("proc/", 0) == 0) {
       EXPECT_FALSE(std::isdigit(static_cast<unsigned char>(n[5]))) << n;

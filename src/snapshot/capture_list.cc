@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <initializer_list>
+#include <utility>
 
 #include "host/host_state.h"
 
@@ -147,16 +148,6 @@ bool match_from(const std::vector<std::string_view>& pattern, std::size_t pi, co
   return component_matches(pattern[pi], path[xi]) && match_from(pattern, pi + 1, path, xi + 1, descendant);
 }
 
-// capture_rules() patterns split once: the walk asks for every entry.
-const std::vector<std::vector<std::string_view>>& split_rules() {
-  static const std::vector<std::vector<std::string_view>> split = [] {
-    std::vector<std::vector<std::string_view>> out;
-    for (const auto& rule : capture_rules()) out.push_back(components(rule.pattern));
-    return out;
-  }();
-  return split;
-}
-
 bool has_wildcard(std::string_view pattern) {
   return pattern.find_first_of("*?[") != std::string_view::npos;
 }
@@ -180,26 +171,47 @@ bool capture_pattern_matches(std::string_view pattern, std::string_view path) {
   return match_from(components(pattern), 0, components(path), 0, false);
 }
 
-const CaptureRule* capture_rule_for(std::string_view path) {
+CaptureList::CaptureList(std::vector<CaptureRule> rules) : rules_(std::move(rules)) {
+  // Split once: the walk asks for every entry.
+  for (const auto& rule : rules_) split_.push_back(components(rule.pattern));
+}
+
+const CaptureRule* CaptureList::rule_for(std::string_view path) const {
   auto parts = components(path);
-  const auto& split = split_rules();
-  for (std::size_t i = 0; i < split.size(); ++i)
-    if (match_from(split[i], 0, parts, 0, false)) return &capture_rules()[i];
+  for (std::size_t i = 0; i < split_.size(); ++i)
+    if (match_from(split_[i], 0, parts, 0, false)) return &rules_[i];
   return nullptr;
 }
 
-bool may_hold_captured(std::string_view path) {
+bool CaptureList::may_hold(std::string_view path) const {
   auto parts = components(path);
-  for (const auto& rule : split_rules())
+  for (const auto& rule : split_)
     if (match_from(rule, 0, parts, 0, true)) return true;
   return false;
 }
 
-std::vector<std::string> literal_capture_paths() {
+std::vector<std::string> CaptureList::literal_paths() const {
   std::vector<std::string> out;
-  for (const auto& rule : capture_rules())
+  for (const auto& rule : rules_)
     if (rule.expected && !has_wildcard(rule.pattern)) out.push_back(rule.pattern);
   return out;
+}
+
+const CaptureList& standard_capture_list() {
+  static const CaptureList list(capture_rules());
+  return list;
+}
+
+const CaptureRule* capture_rule_for(std::string_view path) {
+  return standard_capture_list().rule_for(path);
+}
+
+bool may_hold_captured(std::string_view path) {
+  return standard_capture_list().may_hold(path);
+}
+
+std::vector<std::string> literal_capture_paths() {
+  return standard_capture_list().literal_paths();
 }
 
 }  // namespace gdrcheck

@@ -29,6 +29,10 @@ struct CaptureRule {
   // Whether a host is expected to have it: an absent expected path is
   // listed as missing; the NCCL search places mostly hold nothing.
   bool expected = true;
+  // Kept only when its bytes start with '<' (after blanks): for a file a
+  // setting names (NCCL_TOPO_FILE), so that a conf line pointing at
+  // /etc/shadow cannot put it in a snapshot.
+  bool xml_only = false;
 };
 
 // Every rule, in one place.
@@ -45,6 +49,27 @@ bool may_hold_captured(std::string_view path);
 // The expected rules without wildcards ("proc/cmdline"): a path of these
 // that is absent is listed as missing in the manifest.
 std::vector<std::string> literal_capture_paths();
+
+// One capture's rules: capture_rules() and what a host's own configuration
+// adds (site_capture_rules.h), matched as one list.
+class CaptureList {
+ public:
+  explicit CaptureList(std::vector<CaptureRule> rules);
+  CaptureList(const CaptureList&) = delete;  // split_ views into rules_
+  CaptureList& operator=(const CaptureList&) = delete;
+
+  // As capture_rule_for(), may_hold_captured(), literal_capture_paths().
+  const CaptureRule* rule_for(std::string_view path) const;
+  bool may_hold(std::string_view path) const;
+  std::vector<std::string> literal_paths() const;
+
+ private:
+  std::vector<CaptureRule> rules_;
+  std::vector<std::vector<std::string_view>> split_;
+};
+
+// capture_rules() as a CaptureList.
+const CaptureList& standard_capture_list();
 
 // Whether `pattern` (capture_rules() syntax) matches `path`.
 bool capture_pattern_matches(std::string_view pattern, std::string_view path);

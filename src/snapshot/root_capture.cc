@@ -12,6 +12,7 @@
 
 #include "host/root.h"
 #include "snapshot/capture_list.h"
+#include "snapshot/site_capture_rules.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -41,7 +42,8 @@ std::string errno_text(int e) {
 
 class Walker {
  public:
-  Walker(RootCapture& out, const CaptureLimits& limits) : out_(out), limits_(limits) {}
+  Walker(RootCapture& out, const CaptureLimits& limits, const CaptureList& list)
+      : out_(out), limits_(limits), list_(list) {}
 
   void walk(int dirfd, const std::string& dir, int depth) {
     for (const auto& name : sorted_directory_names(dirfd)) {
@@ -54,7 +56,7 @@ class Walker {
  private:
   void visit(int dirfd, const std::string& dir, const std::string& name, int depth) {
     std::string path = join(dir, name);
-    const CaptureRule* rule = capture_rule_for(path);
+    const CaptureRule* rule = list_.rule_for(path);
     struct stat st {};
     if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       if (rule) miss(path, errno_text(errno));
@@ -74,7 +76,7 @@ class Walker {
   }
 
   void enter(int dirfd, const std::string& path, const std::string& name, bool listed, int depth) {
-    bool descend = may_hold_captured(path);
+    bool descend = list_.may_hold(path);
     if (!listed && !descend) return;
     std::size_t before = out_.entries.size();
     if (descend) {
@@ -110,10 +112,16 @@ class Walker {
     if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return miss(path, "not a regular file; not captured");
     std::string data;
     if (!read_bounded(fd.get(), rule.max_bytes, data)) return miss(path, errno_text(errno));
+    if (rule.xml_only && !looks_like_xml(data)) return miss(path, "named by a setting but not XML; not captured");
     if (out_.bytes + data.size() > limits_.max_bytes)
       return stop("/" + path, "capture size limit reached; the rest skipped");
     out_.bytes += data.size();
     out_.entries.push_back({path, CapturedEntry::Type::File, std::move(data), false});
+  }
+
+  static bool looks_like_xml(const std::string& data) {
+    std::size_t first = data.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && data[first] == '<';
   }
 
   // At most `max` bytes: what the reader of this file reads.
@@ -138,17 +146,18 @@ class Walker {
 
   RootCapture& out_;
   const CaptureLimits& limits_;
+  const CaptureList& list_;
   std::size_t seen_ = 0;
   bool stopped_ = false;
 };
 
 // Paths on the list by name that the walk did not find at all.
-void add_absent(RootCapture& c) {
+void add_absent(RootCapture& c, const CaptureList& list) {
   std::set<std::string> known;
   for (const auto& e : c.entries) known.insert("/" + e.path);
   for (const auto& m : c.missing) known.insert(m.path);
   std::vector<std::string> absent;
-  for (const auto& path : literal_capture_paths()) {
+  for (const auto& path : list.literal_paths()) {
     if (known.count("/" + path)) continue;
     // Under an absent directory that is listed already: said once.
     bool under_absent = false;
@@ -168,9 +177,13 @@ bool by_path(const CapturedEntry& a, const CapturedEntry& b) {
 RootCapture capture_root(const std::string& root_dir, const CaptureLimits& limits) {
   Fd root(::open(root_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (root.get() < 0) throw InputError(root_dir, errno == ENOTDIR ? "not a directory" : errno_text(errno));
+  // The fixed list and what this root's own configuration adds to it.
+  std::vector<CaptureRule> rules = capture_rules();
+  for (auto& rule : site_capture_rules(Root(root_dir))) rules.push_back(std::move(rule));
+  const CaptureList list(std::move(rules));
   RootCapture c;
-  Walker(c, limits).walk(root.get(), "", 0);
-  add_absent(c);
+  Walker(c, limits, list).walk(root.get(), "", 0);
+  add_absent(c, list);
   std::sort(c.entries.begin(), c.entries.end(), by_path);
   return c;
 }
