@@ -41,6 +41,23 @@ TEST(NcclChannelLine, OldStylesAndPciFlag) {
   EXPECT_TRUE(hex->pci);
 }
 
+// The brackets name the GPU: its bus id up to 2.17, its NVML index from
+// 2.18.3 (net.cc at every tag); kept as printed for the reader to map.
+TEST(NcclChannelLine, DevicesInBracketsAreKeptAsPrinted) {
+  auto bus = parse_nccl_channel_line("Channel 01/0 : 3[b7000] -> 11[b7000] [receive] via NET/IB/3");
+  ASSERT_TRUE(bus);
+  EXPECT_EQ(bus->from_device, "b7000");
+  EXPECT_EQ(bus->to_device, "b7000");
+  auto nvml = parse_nccl_channel_line("Channel 02/1 : 0[6] -> 9[1] [send] via NET/IB/1/GDRDMA");
+  ASSERT_TRUE(nvml);
+  EXPECT_EQ(nvml->from_device, "6");
+  EXPECT_EQ(nvml->to_device, "1");
+  auto ring = parse_nccl_channel_line("Ring 00 : 6 -> 2 [send] via NET/IB/0");
+  ASSERT_TRUE(ring);
+  EXPECT_TRUE(ring->from_device.empty());
+  EXPECT_FALSE(parse_nccl_channel_line("Channel 00 : 0[1b000000000000000000] -> 8[0] [send] via NET/IB/0"));
+}
+
 TEST(NcclChannelLine, IntraNodeIsNotNet) {
   auto c = parse_nccl_channel_line("Channel 00/1 : 0[0] -> 1[1] via P2P/CUMEM/read");
   ASSERT_TRUE(c);

@@ -174,6 +174,8 @@ TEST(NcclLogRealLogs, IbWithoutGdr16Ranks) {
   EXPECT_EQ(c.channel, 3);
   EXPECT_EQ(c.from_rank, 5);
   EXPECT_EQ(c.to_rank, 12);
+  EXPECT_EQ(c.from_device, "5");  // "5[5] -> 12[4]": NVML indices (2.18.3 and later)
+  EXPECT_EQ(c.to_device, "4");
   EXPECT_EQ(c.side, NetSide::Send);
   EXPECT_EQ(c.dev, 3);
   EXPECT_FALSE(c.gdr);

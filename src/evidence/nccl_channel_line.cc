@@ -42,14 +42,15 @@ struct Cursor {
     for (; p != q; ++p) v = v * 10 + (*p - '0');
     return v;
   }
-  // "7[1b000]" or "7": the rank, with the bus id / device in brackets dropped.
-  std::optional<int> rank() {
+  // "7[1b000]" or "7": the rank, and in `device` what the brackets hold.
+  std::optional<int> rank(std::string_view& device) {
     auto r = number();
     if (!r) return std::nullopt;
     if (lit("[")) {
       std::size_t close = 0;
       while (close < left() && close <= 16 && is_alnum(p[close])) ++close;
       if (close > 16 || close >= left() || p[close] != ']') return std::nullopt;
+      device = std::string_view(p, close);
       p += close + 1;
     }
     return r;
@@ -113,11 +114,11 @@ std::optional<NcclChannelLine> parse_nccl_channel_line(std::string_view msg) {
   s.spaces();
   if (!s.lit(":")) return std::nullopt;
   s.spaces();
-  auto from = s.rank();
+  auto from = s.rank(c.from_device);
   s.spaces();
   if (!from || !s.lit("->")) return std::nullopt;
   s.spaces();
-  auto to = s.rank();
+  auto to = s.rank(c.to_device);
   if (!to) return std::nullopt;
   c.from_rank = *from;
   c.to_rank = *to;

@@ -14,6 +14,10 @@ struct NcclChannelLine {
   int channel = 0;
   int conn_index = 0;  // k in "Channel cc/k"; 0 when not printed (<= 2.11)
   int from_rank = 0, to_rank = 0;
+  // What the brackets after each rank hold, as printed ("" when none): the
+  // GPU's bus id in hex up to NCCL 2.17 ("1b000"), its NVML index from
+  // 2.18.3 ("3") (docs/nccl-model.md, "What a log's channel line names").
+  std::string_view from_device, to_device;
   bool receive = false;       // "[receive]"; else "[send]" (or no side: intra-node)
   bool net = false;           // a NET/ connection (else P2P, SHM, NVLS)
   std::string_view net_name;  // "IB", "IBext_v8", "AWS Libfabric", "Socket"

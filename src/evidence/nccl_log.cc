@@ -204,6 +204,8 @@ NcclConnection connection_of(const NcclChannelLine& p, std::string_view host, st
   c.conn_index = p.conn_index;
   c.from_rank = p.from_rank;
   c.to_rank = p.to_rank;
+  c.from_device = std::string(p.from_device);
+  c.to_device = std::string(p.to_device);
   c.side = p.receive ? NetSide::Receive : NetSide::Send;
   c.net = std::string(p.net_name);
   c.dev = p.dev;

@@ -48,6 +48,9 @@ struct NcclConnection {
   int channel = 0;
   int conn_index = 0;  // k in "Channel cc/k"; 0 when not printed (<= 2.11)
   int from_rank = 0, to_rank = 0;
+  // The brackets after the ranks, as printed (NcclChannelLine): bus id up
+  // to 2.17, NVML index from 2.18.3; "" when the line had none.
+  std::string from_device, to_device;
   NetSide side = NetSide::Send;
   std::string net;  // "IB", "IBext_v8", "AWS Libfabric", "Socket", ...
   int dev = 0;
