@@ -87,9 +87,7 @@ TEST(SnapshotReplay, LiveMachineHoldsOnlyListedPaths) {
   ASSERT_FALSE(names.empty());
   EXPECT_EQ(names[0], "gdrcheck-snapshot.json");
   // The fixed list and what this machine's ld.so.conf and nccl.conf add.
-  std::vector<CaptureRule> rules = capture_rules();
-  for (auto& rule : site_capture_rules(Root("/"))) rules.push_back(std::move(rule));
-  const CaptureList list(std::move(rules));
+  const CaptureList list = host_capture_list(Root("/"));
   for (std::size_t i = 1; i < names.size(); ++i) {
     const std::string& n = names[i];
     EXPECT_TRUE(list.rule_for(n) || list.may_hold(n)) << n << " is not on the capture list";

@@ -109,13 +109,6 @@ std::vector<std::string> resume_candidates(const ClusterModel& model) {
   return hosts;
 }
 
-Argv slurm_show_command(const std::vector<std::string>& hosts, const std::string& scontrol) {
-  // Plain names only (resume_candidates): a comma list is one node list.
-  std::string list;
-  for (const auto& h : hosts) list += (list.empty() ? "" : ",") + h;
-  return {scontrol, "-o", "show", "node", list};
-}
-
 ResumePlan resume_plan(const ClusterModel& model, const std::map<std::string, SlurmNodeState>& slurm,
                        const DrainPolicy& policy) {
   ResumePlan plan;

@@ -63,8 +63,6 @@ std::vector<Argv> drain_commands(const ClusterModel& model, const DrainPolicy& p
 // Nodes that pass (status OK) and that only a plain, confirmed name
 // addresses: the ones `--resume` asks Slurm about, in model order, once.
 std::vector<std::string> resume_candidates(const ClusterModel& model);
-// `scontrol -o show node a,b,c`: what Slurm says of the candidates.
-Argv slurm_show_command(const std::vector<std::string>& hosts, const std::string& scontrol);
 
 struct ResumePlan {
   std::vector<Argv> commands;           // `scontrol update NodeName=X State=RESUME`

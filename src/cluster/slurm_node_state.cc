@@ -1,6 +1,12 @@
 #include "cluster/slurm_node_state.h"
 
 namespace gdrcheck {
+
+std::vector<std::string> slurm_show_command(const std::vector<std::string>& nodes, const std::string& scontrol) {
+  std::string list;
+  for (const auto& n : nodes) list += (list.empty() ? "" : ",") + n;
+  return {scontrol, "-o", "show", "node", list};
+}
 namespace {
 
 // The value of " KEY=" (or "KEY=" at the start) up to the next space, in

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gdrcheck {
 
@@ -26,6 +27,11 @@ struct SlurmNodeState {
   // Drained, and by gdrcheck (reason starts with "gdrcheck:").
   bool drained_by_gdrcheck() const;
 };
+
+// `scontrol -o show node a,b,c`: the command whose output is read here.
+// Each entry is a node name or a Slurm host list ("gpu[01-08]"); joined
+// with ',' they are one node list for scontrol.
+std::vector<std::string> slurm_show_command(const std::vector<std::string>& nodes, const std::string& scontrol);
 
 // One record per line that starts with "NodeName="; other lines (blank,
 // errors such as "Node gpu99 not found") are skipped. By node name; a name

@@ -244,7 +244,7 @@ std::vector<std::string> expected_slurm_nodes(const LaunchOptions& opts) {
 // What Slurm says of the -w nodes; empty when scontrol cannot tell (then
 // srun is asked for every node, as without this step).
 std::map<std::string, SlurmNodeState> slurm_node_states(const LaunchOptions& opts) {
-  ProcessSpec spec = ProcessSpec::command({opts.scontrol_program, "-o", "show", "node", opts.slurm.nodelist});
+  ProcessSpec spec = ProcessSpec::command(slurm_show_command({opts.slurm.nodelist}, opts.scontrol_program));
   spec.timeout = std::chrono::seconds(20);
   spec.output_limit = kSrunLogLimit;
   ProcessResult r = run_process(spec);

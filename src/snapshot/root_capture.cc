@@ -178,9 +178,7 @@ RootCapture capture_root(const std::string& root_dir, const CaptureLimits& limit
   Fd root(::open(root_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (root.get() < 0) throw InputError(root_dir, errno == ENOTDIR ? "not a directory" : errno_text(errno));
   // The fixed list and what this root's own configuration adds to it.
-  std::vector<CaptureRule> rules = capture_rules();
-  for (auto& rule : site_capture_rules(Root(root_dir))) rules.push_back(std::move(rule));
-  const CaptureList list(std::move(rules));
+  const CaptureList list = host_capture_list(Root(root_dir));
   RootCapture c;
   Walker(c, limits, list).walk(root.get(), "", 0);
   add_absent(c, list);

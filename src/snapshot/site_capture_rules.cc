@@ -1,6 +1,7 @@
 #include "snapshot/site_capture_rules.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "host/ld_so_conf.h"
 #include "host/nccl_settings.h"
@@ -66,6 +67,12 @@ std::vector<CaptureRule> site_capture_rules(const Root& root) {
   add_loader_folders(root, out);
   add_topology_file(root, out);
   return out;
+}
+
+CaptureList host_capture_list(const Root& root) {
+  std::vector<CaptureRule> rules = capture_rules();
+  for (auto& rule : site_capture_rules(root)) rules.push_back(std::move(rule));
+  return CaptureList(std::move(rules));
 }
 
 }  // namespace gdrcheck

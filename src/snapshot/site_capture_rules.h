@@ -18,6 +18,10 @@ namespace gdrcheck {
 
 std::vector<CaptureRule> site_capture_rules(const Root& root);
 
+// capture_rules() and this root's site_capture_rules(): what a snapshot of
+// the root captures.
+CaptureList host_capture_list(const Root& root);
+
 // `path` ("/opt/a[1]/lib") as a capture pattern matching only itself:
 // without the leading '/', fnmatch's '*', '?', '[' and '\' escaped.
 std::string literal_pattern(std::string_view path);
