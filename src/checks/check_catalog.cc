@@ -40,6 +40,10 @@ const std::vector<CheckInfo>& check_catalog() {
        {kOk, kWarning, kCritical, kUnknown}},
       {"driver", "NVIDIA driver version and flavour, kernel release, RDMA kernel modules", {kOk, kCritical, kUnknown}},
       {"manifest", "differences from the site manifest given with --manifest", {kOk, kCritical}},
+      {"host",
+       "node --topo only: the host facts a topology file lacks (peer memory, ports, ACS, IOMMU, links, driver), "
+       "stated with --assume or UNKNOWN",
+       {kOk, kCritical, kUnknown}},
   };
   return catalog;
 }

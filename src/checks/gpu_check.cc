@@ -2,6 +2,7 @@
 // whether GPUDirect RDMA applies to them at all.
 #include "checks/node_evidence.h"
 #include "host/device_ids.h"
+#include "host/text_format.h"
 
 namespace gdrcheck {
 namespace {
@@ -12,13 +13,29 @@ std::string id_text(const PciNode& n) {
   return buf;
 }
 
+// A GPU known from a topology file alone: its model decides; the driver
+// binding is the `host` finding's (checks/host_assumptions.h).
+Finding judged_without_driver(const Endpoint& gpu, const std::optional<GpuInfo>& info,
+                              const std::vector<std::string>& ev) {
+  if (!info)
+    return problem("gpu", gpu.id, Status::Unknown,
+                   "model not known from the topology file: GPUDirect capability not known", ev,
+                   "use a topology that names the GPU (lstopo XML or NCCL's topology dump carry the PCI device ID)");
+  std::string where = gpu.locality.known() ? "NUMA node " + std::to_string(gpu.locality.numa) : "NUMA node unknown";
+  return ok(
+      "gpu", gpu.id,
+      info->family + " (sm " + std::to_string(info->sm / 10) + "." + std::to_string(info->sm % 10) + "), " + where, ev);
+}
+
 Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
   const PciNode& node = e.topology.nodes[gpu.node];
   std::vector<std::string> ev{"PCI " + gpu.address->str() + " [" + id_text(node) + "] " + gpu.model};
   const PciFunctionState* f = e.function(gpu);
   if (f) ev.push_back(f->numa_node.evidence());
   std::string driver = f && f->driver ? *f->driver : "";
-  ev.push_back("driver: " + (driver.empty() ? std::string("none bound") : driver));
+  ev.push_back("driver: " + (e.topology_file_only ? std::string("not in a topology file")
+                             : driver.empty()     ? std::string("none bound")
+                                                  : driver));
 
   auto info = nvidia_gpu_info(node.device, gpu.model);
   if (info && !info->gdr_capable)
@@ -27,6 +44,7 @@ Finding check_one_gpu(const NodeEvidence& e, const Endpoint& gpu) {
                    "GeForce/consumer GPU: CUDA reports no GPUDirect RDMA support (cudaDevAttrGPUDirectRDMASupported "
                    "= 0), so NCCL stages network traffic through host memory",
                    ev, "use a data-center or professional GPU where GPUDirect RDMA is needed");
+  if (e.topology_file_only) return judged_without_driver(gpu, info, ev);
   if (driver == "vfio-pci")
     return problem("gpu", gpu.id, Status::Warning,
                    "bound to vfio-pci (passed through to a VM), not to the NVIDIA driver", ev,
@@ -69,12 +87,27 @@ Finding no_gpu(const HostState& h) {
 
 }  // namespace
 
+// GPUs of a pasted matrix: labels only, no device ID to tell the model.
+Finding unnamed_gpus(const std::vector<std::string>& ids) {
+  return problem("gpu", "host", Status::Unknown,
+                 std::to_string(ids.size()) +
+                     " GPUs without a model: a pasted matrix names none, so whether they "
+                     "support GPUDirect RDMA is not known (data-center GPUs do)",
+                 {"GPUs in the matrix: " + join(ids, ", ")},
+                 "give the topology as lstopo XML or NCCL's topology dump (both carry the PCI device ID)");
+}
+
 std::vector<Finding> check_gpu(const NodeEvidence& e) {
   std::vector<Finding> out;
+  std::vector<std::string> unnamed;
   for (const Endpoint* gpu : e.topology.with_role(DeviceRole::Gpu)) {
-    if (gpu->node < 0 || !gpu->address) continue;
+    if (gpu->node < 0 || !gpu->address) {
+      if (e.topology_file_only) unnamed.push_back(gpu->id);
+      continue;
+    }
     out.push_back(check_one_gpu(e, *gpu));
   }
+  if (!unnamed.empty()) out.push_back(unnamed_gpus(unnamed));
   if (out.empty()) out.push_back(no_gpu(e.host));
   return out;
 }

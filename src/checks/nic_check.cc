@@ -28,6 +28,10 @@ Finding check_one_nic(const NodeEvidence& e, const Endpoint& nic) {
   if (auto info = mellanox_nic_info(node.device); node.vendor == 0x15b3 && info && info->recovery_mode)
     return problem("nic", nic.name, Status::Critical, "ConnectX in flash-recovery mode (no usable firmware)", ev,
                    "reflash the firmware with mlxfwreset/flint (NVIDIA firmware tools) and reboot");
+  if (e.topology_file_only) {
+    std::string name = nic.rdma_device ? nic.name : nic.address->str();
+    return ok("nic", name, kind + " (" + nic.address->str() + "); RDMA device and firmware not in a topology file", ev);
+  }
   if (!nic.rdma_device && e.host.not_captured("/sys/class/infiniband")) {
     ev.push_back(not_captured_evidence("/sys/class/infiniband"));
     return problem("nic", nic.address->str(), Status::Unknown,
@@ -53,6 +57,9 @@ Finding check_one_nic(const NodeEvidence& e, const Endpoint& nic) {
 std::vector<Finding> check_nic(const NodeEvidence& e) {
   std::vector<Finding> out;
   for (const Endpoint* nic : e.topology.with_role(DeviceRole::Nic)) {
+    if (e.topology_file_only && (nic->node < 0 || !nic->address))  // a pasted matrix: a name at most
+      out.push_back(ok("nic", nic->name, nic->id + " of the matrix; model, RDMA device and firmware not in it",
+                       {nic->id + ": " + nic->name}));
     if (nic->node < 0 || !nic->address) continue;
     out.push_back(check_one_nic(e, *nic));
   }

@@ -28,6 +28,9 @@ struct NodeEvidence {
   std::string nccl_topology = "sysfs";           // what NCCL builds its topology from (a topology file's path)
   std::vector<std::string> nccl_topology_notes;  // why a topology file was not used
   bool nccl_topology_unloadable = false;         // NCCL cannot parse the topology file: init fails
+  // The evidence is a topology file alone (node --topo): no driver binding,
+  // RDMA device or port files to judge.
+  bool topology_file_only = false;
 
   const PciFunctionState* function(const Endpoint& e) const;
   const RdmaDevice* rdma(const std::string& name) const;

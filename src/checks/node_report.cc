@@ -1,6 +1,7 @@
 #include "checks/node_report.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "checks/manifest.h"
 #include "checks/node_evidence.h"
@@ -113,8 +114,10 @@ struct HostFacts {
   std::optional<NetPluginFacts> net_plugin;
 };
 
-HostFacts host_facts(const Topology& t, const HostState& h) {
-  return {gpu_facts(t, h), gdr_host_facts(t, h), nic_port_facts(t, h), net_plugin_facts(h)};
+HostFacts host_facts(const Topology& t, const HostState& h, const NodeOptions& o) {
+  HostFacts f{gpu_facts(t, h), gdr_host_facts(t, h), nic_port_facts(t, h), net_plugin_facts(h)};
+  if (o.topology_file_only) apply_peer_memory_assumption(*o.topology_file_only, f.host);
+  return f;
 }
 
 std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const HostFacts& facts, const NodeOptions& o,
@@ -144,10 +147,16 @@ std::vector<GdrPrediction> predict(const Topology& t, const HostState& h, const 
   return out;
 }
 
+using CheckFamily = std::vector<Finding> (*)(const NodeEvidence&);
+
 std::vector<Finding> run_checks(const NodeEvidence& e) {
   std::vector<Finding> all;
-  for (auto check : {check_gpu, check_nic, check_port, check_peermem, check_path, check_acs, check_iommu, check_link,
-                     check_nccl, check_driver}) {
+  std::vector<CheckFamily> families{check_gpu, check_nic,   check_port, check_peermem, check_path,
+                                    check_acs, check_iommu, check_link, check_nccl,    check_driver};
+  // A topology file holds the PCI tree only: what the other families
+  // judge is reported once, by the `host` finding.
+  if (e.topology_file_only) families = {check_gpu, check_nic, check_path, check_nccl};
+  for (auto check : families) {
     auto found = check(e);
     all.insert(all.end(), found.begin(), found.end());
   }
@@ -212,11 +221,18 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.root = host.root;
   r.host = host.hostname.value.value_or("unknown");
   NcclVersionPlan plan = plan_nccl_versions(options.nccl_version, nccl_found(host));
+  if (options.topology_file_only) {
+    r.from_topology_file = true;
+    r.assumed = options.topology_file_only->text();
+    r.host = std::filesystem::path(host.root).filename().string();
+    if (!options.nccl_version)
+      plan.primary.origin = "not in a topology file: the newest rules gdrcheck knows; --nccl-version chooses";
+  }
   r.nccl = plan.primary;
   r.nccl_version = plan.primary.rules;
   r.paths = compute_paths(r.topology, view_options(options, r.nccl_version));
   TopologyUse use;
-  HostFacts facts = host_facts(r.topology, host);
+  HostFacts facts = host_facts(r.topology, host, options);
   r.predictions = predict(r.topology, host, facts, options, r.nccl_version, &use);
   r.nccl_topology = use.source;
   r.nccl_topology_notes = use.notes;
@@ -232,8 +248,11 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
                  &r.nccl_alternatives,
                  r.nccl_topology,
                  r.nccl_topology_notes,
-                 r.nccl_topology_unloadable};
+                 r.nccl_topology_unloadable,
+                 options.topology_file_only.has_value()};
   r.findings = run_checks(e);
+  if (options.topology_file_only)
+    r.findings.insert(r.findings.begin(), topology_file_host_finding(*options.topology_file_only, r.topology.source));
   if (options.manifest) {
     auto diffs = check_manifest(r, host, *options.manifest);
     r.findings.insert(r.findings.end(), diffs.begin(), diffs.end());

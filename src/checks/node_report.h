@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checks/finding.h"
+#include "checks/host_assumptions.h"
 #include "checks/policy.h"
 #include "host/host_state.h"
 #include "nccl/gdr_predict.h"
@@ -25,6 +26,10 @@ struct NodeOptions {
   NcclViewOptions view;
   std::optional<nlohmann::json> manifest;  // validated gdrcheck.manifest/1
   std::optional<Policy> policy;            // site policy, applied to the findings before the verdicts
+  // Set when the evidence is a topology file alone (node --topo): the checks
+  // of live host facts give way to one `host` finding, and these are what
+  // the planner stated (checks/host_assumptions.h).
+  std::optional<HostAssumptions> topology_file_only;
 };
 
 struct PairVerdict {
@@ -56,6 +61,10 @@ struct NcclAlternative {
 struct NodeReport {
   std::string host;
   std::string root;
+  // node --topo: judged from this topology file alone (root = the file), with
+  // the host facts stated by --assume ("" when none).
+  bool from_topology_file = false;
+  std::string assumed;
   Status status = Status::Unknown;
   NcclVersion nccl_version;  // the release whose rules the predictions follow (= nccl.rules)
   NcclVersionChoice nccl;    // which release, and where it was found

@@ -39,6 +39,8 @@ namespace {
 
 struct NodeCliOptions {
   std::string root = "/";
+  std::string topo;                 // --topo FILE: a topology file instead of a root
+  std::vector<std::string> assume;  // --assume peermem=ok,...: host facts a topology file lacks
   bool quiet = false, verbose = false, no_bcm_flatten = false;
   OutputCli output;
   std::string color = "auto", policy;
@@ -94,7 +96,7 @@ HostReadOptions read_options(const NodeCliOptions& o) {
     if (eq == std::string::npos || eq == 0) throw CLI::ValidationError("--env", "'" + kv + "' is not NAME=VALUE");
     r.environment.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--env"});
   }
-  if (o.root == "/") {
+  if (o.root == "/" && o.topo.empty()) {
     auto env = process_environment();
     r.environment.insert(r.environment.end(), env.begin(), env.end());
     if (const char* home = std::getenv("HOME")) r.home = home;
@@ -190,6 +192,31 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
   });
 }
 
+// `node --topo FILE`: the same report from a topology file alone; the host
+// facts it lacks are stated with --assume or UNKNOWN (checks/host_assumptions.h).
+int run_node_on_topology_file(const NodeCliOptions& o) {
+  return run_reporting_errors("node", [&]() -> int {
+    require_text_format(o.output, o.quiet || o.verbose, "--quiet/--verbose");
+    check_write_manifest(o);
+    HostReadOptions ro = read_options(o);
+    NodeOptions no = node_options(o);
+    try {
+      no.topology_file_only = parse_host_assumptions(o.assume);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--assume", e.what());
+    }
+    Topology t = load_topology_file(o.topo, TopologyFileKind::Auto);
+    HostState h = topology_file_host_state(o.topo, ro);
+    NodeReport r = build_node_report(std::move(t), h, no);
+    if (!o.write_manifest.empty()) {
+      write_new_file(o.write_manifest, json_text(make_manifest(r, h)) + "\n");
+      std::cerr << "gdrcheck node: wrote manifest " << safe_line(o.write_manifest) << "\n";
+    }
+    print_node(o, r, h);
+    return exit_code(r.status);
+  });
+}
+
 }  // namespace
 
 int run_node_on(const std::string& root_dir) {
@@ -200,8 +227,15 @@ CommandRun add_node_command(CLI::App& app) {
   auto o = std::make_shared<NodeCliOptions>();
   CLI::App* cmd =
       app.add_subcommand("node", "check this node (or a recorded root) for GPUDirect RDMA: verdict per GPU");
-  cmd->add_option("--root", o->root,
-                  "directory standing for / (a recorded host) or a snapshot .tar.gz; default: this machine");
+  auto* root = cmd->add_option(
+      "--root", o->root, "directory standing for / (a recorded host) or a snapshot .tar.gz; default: this machine");
+  auto* topo = cmd->add_option("--topo", o->topo,
+                               "judge a topology file instead of a machine: hwloc XML, NCCL topology XML or pasted "
+                               "`nvidia-smi topo -m` ('-': stdin)");
+  topo->excludes(root);
+  cmd->add_option("--assume", o->assume,
+                  "with --topo: host facts a topology file lacks, e.g. peermem=ok,ports=active (or all=ok)")
+      ->needs(topo);
   auto* json = add_output_options(cmd, o->output, "gdrcheck.node/1");
   auto* quiet = cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");
   auto* verbose = cmd->add_flag("-v,--verbose", o->verbose, "print the evidence of OK findings too");
@@ -219,7 +253,7 @@ CommandRun add_node_command(CLI::App& app) {
   cmd->add_option("--color", o->color, "colour: auto (a terminal, no NO_COLOR, TERM not dumb), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("--policy", o->policy, "site policy file (default: /etc/gdrcheck/policy.json when there)");
-  return [o] { return run_node(o->root, *o); };
+  return [o] { return o->topo.empty() ? run_node(o->root, *o) : run_node_on_topology_file(*o); };
 }
 
 }  // namespace gdrcheck

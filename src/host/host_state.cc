@@ -224,4 +224,13 @@ HostState read_host_state(const Root& root, const std::vector<PciAddress>& funct
   return h;
 }
 
+HostState topology_file_host_state(const std::string& file, const HostReadOptions& options) {
+  HostState h;
+  h.root = file;
+  h.uncaptured = capture_areas();
+  for (Fact* f : {&h.hostname, &h.kernel_release, &h.cmdline, &h.nvidia_version}) f->problem = "not in a topology file";
+  h.nccl = merge_nccl_settings({options.environment});
+  return h;
+}
+
 }  // namespace gdrcheck

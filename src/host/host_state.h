@@ -131,4 +131,9 @@ const std::vector<std::string>& watched_modules();
 // `functions`: the PCI functions whose files to read (the topology's).
 HostState read_host_state(const Root& root, const std::vector<PciAddress>& functions, const HostReadOptions& options);
 
+// The host state of a machine known only from a topology file (node
+// --topo): nothing is read; every capture area is "not captured", and the
+// NCCL settings are the --env ones (`options.environment`).
+HostState topology_file_host_state(const std::string& file, const HostReadOptions& options);
+
 }  // namespace gdrcheck

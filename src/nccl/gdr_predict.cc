@@ -90,9 +90,13 @@ Side recorded_gdr(const Endpoint& e, const std::string& what) {
   return {*g ? Tri::Yes : Tri::No, {"NCCL topology XML records gdr=" + std::to_string(*g) + " for " + what}};
 }
 
+// Host files (or a planner's statement) decide first; a topology file's
+// record of NCCL's own verdict decides when they cannot, and over the
+// default a topology file is judged with (node --topo): the record was made
+// on the machine the file describes.
 Side net_side(const Context& c, const Endpoint& nic) {
   Side s{c.nic_side.selected, c.nic_side.rules};
-  if (s.ok != Tri::Unknown) return s;
+  if (s.ok != Tri::Unknown && !c.nic_side.assumed) return s;
   Side rec = recorded_gdr(nic, printable(nic.name));
   if (rec.ok == Tri::Unknown) return s;
   add(rec.rules, s.rules);

@@ -90,6 +90,14 @@ std::vector<std::string> peer_memory_files_checked(const NcclVersion& v) {
 
 NicSideGdr nic_side_gdr(const GdrHostFacts& host, const NcclSettings& settings, const NcclVersion& version) {
   NicSideGdr s;
+  if (host.stated_peer_memory != Tri::Unknown) {
+    s.selected = host.stated_peer_memory;
+    s.assumed = host.assumed;
+    s.through = s.selected == Tri::Yes ? "peer memory" : "";
+    s.rules.push_back(std::string("NIC side GDR: peer memory ") + (s.selected == Tri::Yes ? "present" : "missing") +
+                      " by " + host.stated_by);
+    return s;
+  }
   std::vector<std::string> files = peer_memory_files_checked(version);
   FileState module = file_state(host, files);
   std::string dma_why;

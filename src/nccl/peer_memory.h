@@ -46,6 +46,12 @@ struct GdrHostFacts {
   // at run time; Unknown when the library was not found.
   Tri ibv_reg_dmabuf_mr = Tri::Unknown;
   std::string rdma_core;  // "rdma-core v50 (/usr/lib/.../libibverbs.so.1.14.50.0)"
+  // A host known only from a topology file (node --topo) has no files to
+  // test: peer memory is stated instead (checks/host_assumptions.h). Yes or
+  // No decides the NIC side; Unknown = decided from the files above.
+  Tri stated_peer_memory = Tri::Unknown;
+  std::string stated_by;  // "--assume peermem=ok", or why it is assumed
+  bool assumed = false;   // nobody stated it: a default, weaker than what the file records
 };
 
 struct NicSideGdr {
@@ -60,6 +66,10 @@ struct NicSideGdr {
   // (src/transport/net.cc:sendProxyConnect@v2.30.7-1).
   std::string fails;
   std::vector<std::string> rules;
+  // Decided by a default for a topology file (GdrHostFacts::assumed), not
+  // by files or a statement: what the file records for a NIC (NCCL XML
+  // gdr="0") weighs more.
+  bool assumed = false;
 };
 
 // The peer-memory files a release tests (2.9.7 was never released, so

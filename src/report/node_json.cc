@@ -210,6 +210,10 @@ json node_json(const NodeReport& r, const HostState& h, std::chrono::system_cloc
             {"pairs", pairs_json(r)},
             {"findings", findings_json(r)},
             {"notes", r.topology.notes}};
+  if (r.from_topology_file)  // node --topo: no live host behind the report
+    j["topology_file"] = {{"path", r.root},
+                          {"kind", source_kind_name(r.topology.kind)},
+                          {"assumed", r.assumed.empty() ? json(nullptr) : json(r.assumed)}};
   add_report_meta(j, report_meta(now, r.nccl.rules.str(), r.host));
   return j;
 }

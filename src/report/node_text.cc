@@ -230,8 +230,16 @@ std::string node_summary_line(const NodeReport& r) {
   }
   std::ostringstream s;
   s << status_name(r.status) << ": " << safe_line(r.host) << ": " << r.pairs.size() << " GPU"
-    << (r.pairs.size() == 1 ? "" : "s") << ", " << ready << " GPUDirect-ready, " << r.pairs.size() - ready << " not; "
-    << crit << " critical, " << warn << " warning, " << unknown << " unknown findings";
+    << (r.pairs.size() == 1 ? "" : "s") << ", ";
+  if (r.from_topology_file) {
+    // A plan: what the topology gives, the host facts being the host finding's.
+    int gdr = 0;
+    for (const auto& p : r.pairs) gdr += p.gdr_send == GdrUse::Yes && p.gdr_recv == GdrUse::Yes;
+    s << gdr << " get GPUDirect RDMA from this topology, " << r.pairs.size() - gdr << " do not; ";
+  } else {
+    s << ready << " GPUDirect-ready, " << r.pairs.size() - ready << " not; ";
+  }
+  s << crit << " critical, " << warn << " warning, " << unknown << " unknown findings";
   if (by_policy > 0) s << "; " << by_policy << " changed by site policy";
   return s.str();
 }
@@ -240,7 +248,12 @@ std::string render_node_text(const NodeReport& r, const NodeTextOptions& o) {
   std::ostringstream out;
   Writer w(out, o);
   if (!o.quiet) {
-    w.line("gdrcheck node: " + safe_line(r.host) + " (root " + safe_line(r.root) + ")", 2);
+    if (r.from_topology_file)
+      w.line("gdrcheck node: topology file " + safe_line(r.root) + " (" + source_kind_name(r.topology.kind) +
+                 "); host facts " + (r.assumed.empty() ? "not stated" : "stated: " + safe_line(r.assumed)),
+             2);
+    else
+      w.line("gdrcheck node: " + safe_line(r.host) + " (root " + safe_line(r.root) + ")", 2);
     w.line("NCCL " + safe_line(r.nccl.describe()), 2);
     if (r.nccl_topology != "sysfs") w.line("NCCL topology from " + safe_line(r.nccl_topology), 2);
     w.line("", 0);

@@ -474,7 +474,9 @@ std::vector<Endpoint> make_endpoints(const Header& h, const std::map<std::string
       e.role = DeviceRole::Gpu;
     } else if (is_label_of(label, "NIC")) {
       e.role = DeviceRole::Nic;
-      if (auto it = legend.find(label); it != legend.end()) e.name = it->second;
+      // Without the NIC Legend (cut from a paste) the label is all there is.
+      auto it = legend.find(label);
+      e.name = it != legend.end() ? it->second : label;
     } else if (is_lower_label(label)) {
       e.role = DeviceRole::Nic;
       e.name = label;
