@@ -53,36 +53,6 @@ std::string fix_for(const GdrPrediction& p) {
   return "see the other findings for this GPU";
 }
 
-// What kept GDR off, in a few words for the summary.
-std::string cause_words(const GdrPrediction& p) {
-  if (p.causes.empty()) return "";
-  switch (p.causes.front()) {
-    case GdrCause::Transport:
-      return "NCCL's IB transport is not used";
-    case GdrCause::NoNic:
-      return "no RDMA NIC NCCL can use, it falls back to sockets";
-    case GdrCause::PeerMemory:
-      return "the NIC cannot register GPU memory (no peer memory, no DMA-BUF)";
-    case GdrCause::OldNccl:
-      return "this NCCL does not find nvidia_peermem on this RDMA stack";
-    case GdrCause::GpuSide:
-      return "the GPU does not offer GPUDirect RDMA";
-    case GdrCause::Distance:
-      return "the NIC is too far from the GPU for the GDR level";
-    case GdrCause::LevelSetting:
-      return "NCCL_NET_GDR_LEVEL rules it out";
-    case GdrCause::ReadSetting:
-      return "NCCL_NET_GDR_READ=0";
-    case GdrCause::ReadRule:
-      return "the send side needs an NVLink peer on this GPU and NCCL";
-    case GdrCause::NvlinkUnknown:
-      return "NVLink is not known";
-    case GdrCause::PathUnknown:
-      return "a PCIe path is not proven by the files read (" + printable(p.unknown_path) + ")";
-  }
-  return "";
-}
-
 // A GPU class that cannot do GDR by design (GeForce) is a WARNING, like the
 // gpu check: the node is not faulty and must not be drained for it.
 bool by_design(const NodeEvidence& e, const GdrPrediction& p) {
@@ -101,7 +71,7 @@ Finding one_gpu(const NodeEvidence& e, const GdrPrediction& p) {
   for (const auto& f : p.fail_reasons) ev.push_back("will fail: " + f);
   if (p.send == Tri::Yes && p.recv == Tri::Yes)
     return ok("nccl", p.gpu, head + "GPUDirect RDMA send and receive via " + via, ev);
-  std::string why = cause_words(p);
+  std::string why = gdr_cause_words(p);
   std::string because = why.empty() ? "" : " (" + why + ")";
   if (p.send == Tri::Unknown || p.recv == Tri::Unknown)
     return problem("nccl", p.gpu, Status::Unknown, head + "GPUDirect RDMA decision unknown via " + via + because, ev,
@@ -185,6 +155,36 @@ std::vector<Finding> settings(const NodeEvidence& e) {
 }
 
 }  // namespace
+
+// What kept GDR off, in a few words for the summary.
+std::string gdr_cause_words(const GdrPrediction& p) {
+  if (p.causes.empty()) return "";
+  switch (p.causes.front()) {
+    case GdrCause::Transport:
+      return "NCCL's IB transport is not used";
+    case GdrCause::NoNic:
+      return "no RDMA NIC NCCL can use, it falls back to sockets";
+    case GdrCause::PeerMemory:
+      return "the NIC cannot register GPU memory (no peer memory, no DMA-BUF)";
+    case GdrCause::OldNccl:
+      return "this NCCL does not find nvidia_peermem on this RDMA stack";
+    case GdrCause::GpuSide:
+      return "the GPU does not offer GPUDirect RDMA";
+    case GdrCause::Distance:
+      return "the NIC is too far from the GPU for the GDR level";
+    case GdrCause::LevelSetting:
+      return "NCCL_NET_GDR_LEVEL rules it out";
+    case GdrCause::ReadSetting:
+      return "NCCL_NET_GDR_READ=0";
+    case GdrCause::ReadRule:
+      return "the send side needs an NVLink peer on this GPU and NCCL";
+    case GdrCause::NvlinkUnknown:
+      return "NVLink is not known";
+    case GdrCause::PathUnknown:
+      return "a PCIe path is not proven by the files read (" + printable(p.unknown_path) + ")";
+  }
+  return "";
+}
 
 // "GPU0, GPU1 and GPU5": the GPUs whose prediction matches.
 std::string gpus_where(const std::vector<GdrPrediction>& preds, bool (*pick)(const GdrPrediction&)) {

@@ -51,6 +51,10 @@ std::vector<Finding> check_iommu(const NodeEvidence& e);
 std::vector<Finding> check_link(const NodeEvidence& e);
 std::vector<Finding> check_nccl(const NodeEvidence& e);
 
+// What kept GDR off for a GPU, in a few words (its first cause): "the NIC
+// is too far from the GPU for the GDR level" (nccl_check.cc).
+std::string gdr_cause_words(const GdrPrediction& p);
+
 // Host facts NCCL's IB transport would see (peer-memory files, DMA-BUF
 // preconditions), derived from the host state; shared by the peermem check
 // and the NCCL prediction so both say the same thing.

@@ -5,6 +5,7 @@
 
 #include "checks/manifest.h"
 #include "checks/node_evidence.h"
+#include "checks/placement_plan.h"
 #include "host/device_ids.h"
 #include "topology/nccl_view.h"
 #include "topology/nccl_xml_source.h"
@@ -260,6 +261,7 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   if (options.policy) apply_policy(r.findings, *options.policy);
   for (const auto& p : r.predictions) r.pairs.push_back(verdict_for(r, p));
   r.status = worst_status(r.findings);
+  if (r.from_topology_file) r.plan = placement_plan(r);
   return r;
 }
 

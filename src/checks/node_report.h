@@ -10,6 +10,7 @@
 
 #include "checks/finding.h"
 #include "checks/host_assumptions.h"
+#include "checks/plan_step.h"
 #include "checks/policy.h"
 #include "host/host_state.h"
 #include "nccl/gdr_predict.h"
@@ -65,6 +66,10 @@ struct NodeReport {
   // the host facts stated by --assume ("" when none).
   bool from_topology_file = false;
   std::string assumed;
+  std::vector<PlanStep> plan;  // node --topo: per GPU, GDR or not and the smallest change (placement_plan.h)
+  // node --topo --what-if: the moves applied, and the pairs before them.
+  std::vector<std::string> what_if;
+  std::vector<PairVerdict> before_what_if;
   Status status = Status::Unknown;
   NcclVersion nccl_version;  // the release whose rules the predictions follow (= nccl.rules)
   NcclVersionChoice nccl;    // which release, and where it was found

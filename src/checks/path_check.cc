@@ -117,7 +117,8 @@ std::optional<Finding> rail_alignment(const NodeEvidence& e) {
   if (shared && !idle.empty()) {
     std::string list;
     for (const auto& n : idle) list += (list.empty() ? "" : ", ") + n;
-    return problem("path", "rails", Status::Warning, "GPUs share a NIC while " + list + " serve no GPU", ev,
+    return problem("path", "rails", Status::Warning,
+                   "GPUs share a NIC while " + list + (idle.size() == 1 ? " serves" : " serve") + " no GPU", ev,
                    "check NIC/GPU slot placement (each GPU should have its own nearest NIC) and NCCL_IB_HCA");
   }
   return ok("path", "rails",

@@ -22,6 +22,7 @@
 #include "cli/output_format.h"
 #include "cli/policy_file.h"
 #include "host/host_state.h"
+#include "host/user_file.h"
 #include "report/json_text.h"
 #include "report/node_json.h"
 #include "report/node_prometheus.h"
@@ -30,6 +31,7 @@
 #include "report/terminal_text.h"
 #include "snapshot/snapshot_root.h"
 #include "topology/input_error.h"
+#include "topology/topology_edit.h"
 #include "topology/topology_loader.h"
 
 extern char** environ;
@@ -39,8 +41,9 @@ namespace {
 
 struct NodeCliOptions {
   std::string root = "/";
-  std::string topo;                 // --topo FILE: a topology file instead of a root
-  std::vector<std::string> assume;  // --assume peermem=ok,...: host facts a topology file lacks
+  std::string topo;                  // --topo FILE: a topology file instead of a root
+  std::vector<std::string> assume;   // --assume peermem=ok,...: host facts a topology file lacks
+  std::vector<std::string> what_if;  // --what-if "move A under B" or an edit file
   bool quiet = false, verbose = false, no_bcm_flatten = false;
   OutputCli output;
   std::string color = "auto", policy;
@@ -192,6 +195,32 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
   });
 }
 
+// --what-if values: "move A under B" text, or the name of a JSON edit file
+// (a value naming an existing file is read as one).
+std::vector<DeviceMove> what_if_moves(const std::vector<std::string>& values) {
+  std::vector<DeviceMove> out;
+  for (const auto& v : values) {
+    struct stat st {};
+    bool file = v.find("move") == std::string::npos && ::stat(v.c_str(), &st) == 0;
+    auto moves = file ? parse_what_if_json(read_user_file(v, 1 << 20, "what-if edit file"), v) : parse_what_if_text(v);
+    out.insert(out.end(), moves.begin(), moves.end());
+  }
+  return out;
+}
+
+// The report of the edited topology, holding the moves and the pairs of
+// the topology as it was.
+NodeReport report_what_if(Topology t, const HostState& h, const NodeOptions& no,
+                          const std::vector<std::string>& edits) {
+  std::vector<DeviceMove> moves = what_if_moves(edits);
+  std::vector<PairVerdict> before = build_node_report(t, h, no).pairs;
+  std::vector<AppliedMove> applied = apply_moves(t, moves);
+  NodeReport r = build_node_report(std::move(t), h, no);
+  for (const auto& a : applied) r.what_if.push_back(a.description);
+  r.before_what_if = std::move(before);
+  return r;
+}
+
 // `node --topo FILE`: the same report from a topology file alone; the host
 // facts it lacks are stated with --assume or UNKNOWN (checks/host_assumptions.h).
 int run_node_on_topology_file(const NodeCliOptions& o) {
@@ -207,7 +236,12 @@ int run_node_on_topology_file(const NodeCliOptions& o) {
     }
     Topology t = load_topology_file(o.topo, TopologyFileKind::Auto);
     HostState h = topology_file_host_state(o.topo, ro);
-    NodeReport r = build_node_report(std::move(t), h, no);
+    NodeReport r;
+    try {
+      r = o.what_if.empty() ? build_node_report(std::move(t), h, no) : report_what_if(std::move(t), h, no, o.what_if);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--what-if", e.what());
+    }
     if (!o.write_manifest.empty()) {
       write_new_file(o.write_manifest, json_text(make_manifest(r, h)) + "\n");
       std::cerr << "gdrcheck node: wrote manifest " << safe_line(o.write_manifest) << "\n";
@@ -235,6 +269,10 @@ CommandRun add_node_command(CLI::App& app) {
   topo->excludes(root);
   cmd->add_option("--assume", o->assume,
                   "with --topo: host facts a topology file lacks, e.g. peermem=ok,ports=active (or all=ok)")
+      ->needs(topo);
+  cmd->add_option("--what-if", o->what_if,
+                  "with --topo: judge the topology with a device moved: \"move 0000:ca:00.0 under 0000:17:00.0\" "
+                  "(';' between moves) or a JSON edit file {\"moves\": [{\"device\": ..., \"under\": ...}]}")
       ->needs(topo);
   auto* json = add_output_options(cmd, o->output, "gdrcheck.node/1");
   auto* quiet = cmd->add_flag("-q,--quiet", o->quiet, "print only what is not OK, and the summary");

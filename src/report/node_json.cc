@@ -190,6 +190,29 @@ json nccl_json(const NodeReport& r, const HostState& h) {
   return j;
 }
 
+json plan_json(const NodeReport& r) {
+  json out = json::array();
+  for (const auto& s : r.plan)
+    out.push_back({{"gpu", s.gpu},
+                   {"gets_gdr", s.gets_gdr},
+                   {"how", s.how},
+                   {"why_not", s.why_not.empty() ? json(nullptr) : json(s.why_not)},
+                   {"change", s.change.empty() ? json(nullptr) : json(s.change)},
+                   {"what_if", s.what_if.empty() ? json(nullptr) : json(s.what_if)}});
+  return out;
+}
+
+json what_if_json(const NodeReport& r) {
+  json before = json::array();
+  for (const auto& p : r.before_what_if)
+    before.push_back({{"gpu", p.gpu},
+                      {"nic_name", p.nic_name},
+                      {"path", p.path},
+                      {"gdr_send", gdr_use_name(p.gdr_send)},
+                      {"gdr_recv", gdr_use_name(p.gdr_recv)}});
+  return {{"moves", r.what_if}, {"before", before}};
+}
+
 }  // namespace
 
 json node_json(const NodeReport& r, const HostState& h, std::chrono::system_clock::time_point now) {
@@ -210,10 +233,13 @@ json node_json(const NodeReport& r, const HostState& h, std::chrono::system_cloc
             {"pairs", pairs_json(r)},
             {"findings", findings_json(r)},
             {"notes", r.topology.notes}};
-  if (r.from_topology_file)  // node --topo: no live host behind the report
+  if (r.from_topology_file) {  // node --topo: no live host behind the report
     j["topology_file"] = {{"path", r.root},
                           {"kind", source_kind_name(r.topology.kind)},
                           {"assumed", r.assumed.empty() ? json(nullptr) : json(r.assumed)}};
+    j["plan"] = plan_json(r);
+    if (!r.what_if.empty()) j["what_if"] = what_if_json(r);
+  }
   add_report_meta(j, report_meta(now, r.nccl.rules.str(), r.host));
   return j;
 }

@@ -5,6 +5,7 @@
 
 #include "checks/policy.h"
 #include "report/finding_fold.h"
+#include "report/node_plan_text.h"
 #include "report/terminal_text.h"
 #include "report/text_wrap.h"
 
@@ -257,7 +258,17 @@ std::string render_node_text(const NodeReport& r, const NodeTextOptions& o) {
     w.line("NCCL " + safe_line(r.nccl.describe()), 2);
     if (r.nccl_topology != "sysfs") w.line("NCCL topology from " + safe_line(r.nccl_topology), 2);
     w.line("", 0);
+    if (!r.what_if.empty()) {
+      w.line("What if (the report below is of the edited topology):", 2);
+      for (const auto& l : what_if_lines(r)) w.line("  " + l, 8);
+      w.line("", 0);
+    }
     write_table(w, r);
+    if (!r.plan.empty()) {
+      w.line("Plan (what this topology gives each GPU, and the smallest change where it gives no GDR):", 2);
+      for (const auto& l : plan_lines(r)) w.line("  " + l, 8);
+      w.line("", 0);
+    }
   }
   write_findings(w, r);
   if (!o.quiet) w.line("", 0);
