@@ -15,7 +15,7 @@ using testing::run_gdrcheck;
 const std::string kData = GDRCHECK_TEST_DATA;
 const std::string kOci = kData + "/recorded/oci-hpc/H100-topology.xml";
 const std::string kDell = kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml";
-const std::string kSysMatrix = kData + "/crosscheck/horovod-288-v100-1nic-sys-2.4.7/topology.txt";
+const std::string kSysMatrix = kData + "/pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt";
 
 TEST(NodeTopoCli, UnstatedHostFactsExitUnknownAndTheJsonSaysWhatWasJudged) {
   auto r = run_gdrcheck({"node", "--topo", kOci, "--json"});

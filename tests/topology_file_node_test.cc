@@ -1,5 +1,5 @@
 // `node --topo FILE`: the node report from a topology file alone, on real
-// files (tests/data/recorded/README.md and tests/data/crosscheck/PROVENANCE.md
+// files (tests/data/recorded/README.md and tests/data/pairs/PROVENANCE.md
 // say where each comes from). Expectations were read off each file by hand:
 // which NIC sits under which GPU's switch, and what NCCL decides from that.
 #include <gtest/gtest.h>
@@ -88,7 +88,7 @@ TEST(TopologyFileNode, HwlocXmlOfAServerWhereOneGpuHasNoNic) {
 // A pasted matrix (horovod #288): four V100s and one ConnectX SYS to all of
 // them. No model in a matrix: the GPU finding says so once.
 TEST(TopologyFileNode, PastedMatrixWithTheOnlyNicAcrossTheSocketsGetsNoGdr) {
-  NodeReport r = judge("crosscheck/horovod-288-v100-1nic-sys-2.4.7/topology.txt", {"all=ok"});
+  NodeReport r = judge("pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt", {"all=ok"});
   ASSERT_EQ(r.pairs.size(), 4u);
   for (const auto& p : r.pairs) {
     EXPECT_EQ(p.nic_name, "mlx5_0") << p.gpu;
@@ -109,12 +109,12 @@ TEST(TopologyFileNode, PastedMatrixWithTheOnlyNicAcrossTheSocketsGetsNoGdr) {
 // A GDR level allowing the system path turns it on: the setting is what a
 // planner can change without moving hardware.
 TEST(TopologyFileNode, EnvironmentSettingsApply) {
-  NodeReport r = judge("crosscheck/horovod-288-v100-1nic-sys-2.4.7/topology.txt", {"all=ok"});
+  NodeReport r = judge("pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt", {"all=ok"});
   NodeOptions no;
   no.topology_file_only = parse_host_assumptions({"all=ok"});
   HostReadOptions ro;
   ro.environment.push_back({"NCCL_NET_GDR_LEVEL", "SYS", "--env"});
-  std::string file = "crosscheck/horovod-288-v100-1nic-sys-2.4.7/topology.txt";
+  std::string file = "pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt";
   NodeReport set = build_node_report(load_topology_file(kData + "/" + file, TopologyFileKind::Auto),
                                      topology_file_host_state(file, ro), no);
   EXPECT_EQ(testing::pair(r, "GPU0").gdr_recv, GdrUse::No);
