@@ -98,8 +98,8 @@ TEST(PlacementPlan, HostFactsStatedBadNameTheirFix) {
 
 // A pasted matrix has no tree: the change says where, not under which bridge.
 TEST(PlacementPlan, MatrixWithoutTreeSaysWhereInWords) {
-  NodeReport r = judge(
-      load_topology_file(kData + "/pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt", TopologyFileKind::Auto));
+  NodeReport r =
+      judge(load_topology_file(kData + "/pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt", TopologyFileKind::Auto));
   const PlanStep& s = step(r, "GPU1");
   EXPECT_FALSE(s.gets_gdr);
   EXPECT_EQ(s.what_if, "");

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evidence/nccl_rank_map.h"
 #include "nccl/nccl_version.h"
 
 namespace gdrcheck {
@@ -117,6 +118,7 @@ struct NcclLogReport {
   std::size_t lines = 0;      // physical lines fed
   std::size_t records = 0;    // NCCL/RCCL records found in them
   std::size_t cut_lines = 0;  // connection lines cut short (ignored)
+  NcclRankMap rank_map;       // each rank's GPU, each process's NET device list
 
   const NcclReason* reason(std::string_view code) const;      // first with that code
   const NcclEnvEcho* env_value(std::string_view name) const;  // first echo of that name
