@@ -158,5 +158,35 @@ TEST(TopologyFileNode, MatrixWithoutLegendNamesNicsByLabel) {
   EXPECT_EQ(testing::pair(r, "GPU0").gdr_recv, GdrUse::Yes);
 }
 
+// Every labelled GPU of the real pairs' topologies (tests/data/pairs/
+// PROVENANCE.md, "expected conclusion"): the NIC NCCL would use and GDR.
+// The #392 dump is cut mid-file and refused (CrosscheckPairs tests it).
+TEST(TopologyFileNode, PairTopologiesPredictTheirLabelledGpus) {
+  struct Label {
+    const char* file;
+    const char* gpu;
+    const char* nic;  // one of the NICs NCCL would use
+    GdrUse gdr;
+  };
+  for (const Label& l : std::vector<Label>{
+           {"pairs/nccl-1453-h100-9nic-ibext-gdrdma/topology.txt", "GPU0", "NIC8", GdrUse::Yes},
+           {"pairs/nccl-1737-h100-6nic-ibext-sharp-no-channels/topology.txt", "GPU0", "NIC0", GdrUse::Yes},
+           {"pairs/nccl-1737-h100-6nic-ibext-sharp-no-channels/topology.txt", "GPU2", "NIC1", GdrUse::Yes},
+           {"pairs/nccl-1657-1gpu-4nic-node-distance-disabled/topology.txt", "GPU0", "NIC2", GdrUse::Yes},
+           {"pairs/nccl-tests-350-1gpu-4nic-node-gdrdma-dist6/topology.txt", "GPU0", "NIC2", GdrUse::No},
+           {"pairs/nccl-tests-293-a100pcie-1nic-sys-no-channels/topology.txt", "GPU0", "mlx5_0", GdrUse::No},
+           {"pairs/nccl-tests-293-a100pcie-1nic-sys-no-channels/topology.txt", "GPU1", "mlx5_0", GdrUse::No},
+           {"pairs/nccl-707-a100-18nic-p2p-loc-gdrdma/topology.txt", "GPU0", "mlx5_4", GdrUse::Yes},
+           {"pairs/nccl-707-a100-18nic-p2p-loc-gdrdma/topology.txt", "GPU2", "mlx5_0", GdrUse::Yes},
+       }) {
+    NodeReport r = judge(l.file, {"all=ok"});
+    const GdrPrediction& p = testing::prediction(r, l.gpu);
+    std::vector<std::string> names;
+    for (const auto& id : p.nics) names.push_back(r.topology.find(id)->name);
+    EXPECT_NE(std::find(names.begin(), names.end(), l.nic), names.end()) << l.file << " " << l.gpu;
+    EXPECT_EQ(testing::pair(r, l.gpu).gdr_recv, l.gdr) << l.file << " " << l.gpu;
+  }
+}
+
 }  // namespace
 }  // namespace gdrcheck

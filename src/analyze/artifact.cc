@@ -4,13 +4,17 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <sstream>
 
 #include "host/compressed_input.h"
 #include "host/unique_fd.h"
 #include "host/user_file.h"
+#include "topology/hwloc_source.h"
 #include "topology/input_error.h"
+#include "topology/nccl_xml_source.h"
 #include "topology/path_matrix.h"
 #include "topology/smi_text_source.h"
+#include "topology/topology_loader.h"
 
 namespace gdrcheck {
 namespace {
@@ -286,6 +290,8 @@ const char* artifact_kind_name(ArtifactKind k) {
       return "nccl-tests";
     case ArtifactKind::TopoMatrix:
       return "topo-matrix";
+    case ArtifactKind::TopologyXml:
+      return "topology-xml";
     case ArtifactKind::Ibv:
       return "ibv";
     case ArtifactKind::Gdscheck:
@@ -297,8 +303,8 @@ const char* artifact_kind_name(ArtifactKind k) {
 }
 
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out) {
-  for (ArtifactKind k : {ArtifactKind::NcclLog, ArtifactKind::NcclTests, ArtifactKind::TopoMatrix, ArtifactKind::Ibv,
-                         ArtifactKind::Gdscheck})
+  for (ArtifactKind k : {ArtifactKind::NcclLog, ArtifactKind::NcclTests, ArtifactKind::TopoMatrix,
+                         ArtifactKind::TopologyXml, ArtifactKind::Ibv, ArtifactKind::Gdscheck})
     if (text == artifact_kind_name(k)) {
       *out = k;
       return true;
@@ -312,6 +318,7 @@ ArtifactKind detect_artifact_kind(std::string_view head) {
   if (looks_like_nccl_log(head)) return ArtifactKind::NcclLog;
   if (looks_like_gdscheck(head)) return ArtifactKind::Gdscheck;
   if (looks_like_smi_text(head)) return ArtifactKind::TopoMatrix;
+  if (looks_like_hwloc_xml(head) || looks_like_nccl_xml(head)) return ArtifactKind::TopologyXml;
   if (looks_like_ibv_text(head)) return ArtifactKind::Ibv;
   return ArtifactKind::Unknown;
 }
@@ -353,6 +360,12 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
         a.topology = read_smi_text(src.whole(), path);
         judge_topology(a);
         break;
+      case ArtifactKind::TopologyXml: {
+        std::istringstream in(src.whole());
+        a.topology = load_topology_stream(in, path, TopologyFileKind::Auto);
+        judge_topology(a);
+        break;
+      }
       case ArtifactKind::Ibv:
         a.ibv = parse_ibv_text(src.whole());
         judge_ibv(a);

@@ -19,9 +19,11 @@
 
 namespace gdrcheck {
 
-enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, Ibv, Gdscheck, Unknown };
-const char* artifact_kind_name(
-    ArtifactKind k);  // "nccl-log", "nccl-tests", "topo-matrix", "ibv", "gdscheck", "unknown"
+// TopologyXml: hwloc XML or NCCL's topology dump, read for the cross-check
+// with NCCL logs (analyze/crosscheck.h) and judged like a matrix.
+enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, TopologyXml, Ibv, Gdscheck, Unknown };
+// "nccl-log", "nccl-tests", "topo-matrix", "topology-xml", "ibv", "gdscheck", "unknown"
+const char* artifact_kind_name(ArtifactKind k);
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out);  // for --kind
 
 struct Artifact {

@@ -396,6 +396,7 @@ std::optional<NcclLogParser::State::Repeatable> NcclLogParser::State::on_record(
     if (rare || r.level != NcclLevel::Info) return std::nullopt;
     return repeatable;
   }
+  places.on_record(r.host, msg, line_no);
   if (auto e = parse_env_echo(msg)) {
     on_env(std::move(*e));
     return std::nullopt;
@@ -408,7 +409,6 @@ std::optional<NcclLogParser::State::Repeatable> NcclLogParser::State::on_record(
     on_warning(msg);
   on_network_info(msg);
   on_net_speed(msg, r.host);
-  places.on_record(r.host, msg, line_no);
   return std::nullopt;
 }
 

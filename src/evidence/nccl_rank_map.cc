@@ -1,5 +1,6 @@
 #include "evidence/nccl_rank_map.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -107,6 +108,7 @@ struct NcclRankMapCollector::State {
   std::map<std::pair<std::string, int>, NcclRankPlace> ranks;
   std::vector<std::pair<std::string, int>> order;
   std::vector<NcclNetDeviceList> lists;
+  std::vector<NcclGdrStatement> statements;
   std::size_t line = 0;  // the line being read
 
   void add_place(NcclRankPlace p) {
@@ -141,6 +143,52 @@ struct NcclRankMapCollector::State {
     lists.push_back(std::move(l));
   }
 
+  void on_gdr_statement(std::string_view host, std::string_view msg) {
+    auto at = msg.find("GPU Direct RDMA ");
+    if (at == std::string_view::npos || statements.size() >= kMaxLists) return;
+    std::string_view s = msg.substr(at + 16);
+    NcclGdrStatement st;
+    st.host = host_of(host);
+    if (consume(s, "Enabled for GPU "))
+      st.enabled = true;
+    else if (!consume(s, "Disabled for GPU "))
+      return;
+    std::size_t n = 0;
+    while (n < s.size() && s[n] != ' ' && s[n] != '[') ++n;
+    std::string_view gpu = s.substr(0, n);
+    s.remove_prefix(n);
+    if (consume(s, "[")) {  // 2.4-2.6: cudaDev[nvmlDev]
+      std::string_view d = gpu;
+      st.cuda_dev = take_int(d);
+    } else {
+      st.bus = nccl_bus_id(gpu);
+    }
+    auto hca_at = s.find("/ HCA ");
+    if (hca_at == std::string_view::npos) return;
+    std::string_view hca = token_after(s.substr(hca_at), "HCA");
+    // Decimal to 2.22, hex from 2.23 (the device index in the low 56 bits).
+    // Digits alone read as decimal: right to 2.22, and from 2.23 below 10
+    // devices, where both read alike; the log prints no release to tell.
+    uint64_t v = 0;
+    bool is_hex = std::any_of(hca.begin(), hca.end(), [](char c) { return !is_digit(c); });
+    if (hca.empty() || hca.size() > 16) return;
+    for (char c : hca) {
+      char l = static_cast<char>(c | 0x20);
+      int d = is_digit(c) ? c - '0' : l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
+      if (d < 0) return;
+      v = v * (is_hex ? 16 : 10) + static_cast<uint64_t>(d);
+    }
+    st.hca = static_cast<int>(v & 0xffffff);
+    if (auto d = parse_distance(s)) st.distance = d->value, st.level = d->limit;
+    if (st.enabled) st.read = int_after(s, "read");
+    st.line = line;
+    for (const auto& seen : statements)
+      if (seen.host == st.host && seen.bus == st.bus && seen.cuda_dev == st.cuda_dev && seen.hca == st.hca &&
+          seen.enabled == st.enabled)
+        return;
+    statements.push_back(std::move(st));
+  }
+
   // nccl-tests: "#  Rank  0 Group  0 Pid 123 on node01 device  0 [0000:19:00] NVIDIA H100"
   void on_bare(std::string_view t) {
     t = trim(t);
@@ -170,12 +218,15 @@ NcclRankMapCollector::NcclRankMapCollector(NcclRankMapCollector&&) noexcept = de
 NcclRankMapCollector& NcclRankMapCollector::operator=(NcclRankMapCollector&&) noexcept = default;
 
 void NcclRankMapCollector::on_record(std::string_view host, std::string_view msg, std::size_t line) {
-  // Only two rare kinds of record matter; most records are neither.
-  bool init = contains(msg, " - Init "), list = msg.starts_with("NET/");
-  if (!init && !list) return;
+  // Only three rare kinds of record matter; most records are none of them.
+  bool init = contains(msg, " - Init "), list = msg.starts_with("NET/"), gdr = contains(msg, "GPU Direct RDMA ");
+  if (!init && !list && !gdr) return;
   state_->line = line;
   if (init) state_->on_init(host, msg);
-  if (list) state_->on_list(host, msg);
+  if (gdr)
+    state_->on_gdr_statement(host, msg);
+  else if (list)
+    state_->on_list(host, msg);
 }
 
 void NcclRankMapCollector::on_bare_line(std::string_view text, std::size_t line) {
@@ -187,6 +238,7 @@ NcclRankMap NcclRankMapCollector::finish() const {
   NcclRankMap m;
   for (const auto& key : state_->order) m.ranks.push_back(state_->ranks.at(key));
   m.device_lists = state_->lists;
+  m.gdr_statements = state_->statements;
   return m;
 }
 

@@ -46,12 +46,31 @@ struct NcclNetDeviceList {
   std::size_t line = 0;
 };
 
+// NCCL's GDR decision for one GPU and NIC, as INFO prints it from 2.4 to
+// 2.29 (src/transport/net.cc; 2.30 prints it at TRACE level only):
+//   "NET/IB : GPU Direct RDMA Disabled for GPU %d[%d] / HCA %d (distance %d >= %d)"  2.4-2.6, cudaDev[nvmlDev]
+//   "GPU Direct RDMA Enabled for GPU %lx / HCA %d (distance %d <= %d), read %d"       2.7-2.22, busId
+//   "GPU Direct RDMA Disabled for GPU %lx / HCA %lx (distance %d > %d)"              2.23-2.29, the NET's
+//                                                   topology id: (system << 56) + device index
+struct NcclGdrStatement {
+  std::string host;
+  std::optional<PciAddress> bus;  // 2.7+
+  std::optional<int> cuda_dev;    // 2.4-2.6
+  int hca = 0;                    // the NET device index
+  bool enabled = false;
+  std::optional<int> read;  // Enabled lines: 1 = sends are read from GPU memory too
+  int distance = 0, level = 0;
+  std::size_t line = 0;
+};
+
 struct NcclRankMap {
   // One per (host, rank): the place printed by the largest communicator
   // (the job's world; split communicators renumber ranks), first line seen.
   std::vector<NcclRankPlace> ranks;
   // Distinct (host, net, names) lists, in order seen.
   std::vector<NcclNetDeviceList> device_lists;
+  // Distinct statements (host, GPU, HCA, decision), in order seen.
+  std::vector<NcclGdrStatement> gdr_statements;
 
   const NcclRankPlace* place(const std::string& host, int rank) const;
   // The device list of `host`; when the log has one distinct list (one

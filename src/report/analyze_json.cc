@@ -1,6 +1,7 @@
 #include "report/analyze_json.h"
 
 #include "report/bandwidth_json.h"
+#include "report/crosscheck_json.h"
 #include "report/report_meta.h"
 #include "report/topo_json.h"
 
@@ -181,10 +182,15 @@ json artifact_json(const Artifact& a, bool detail) {
 
 }  // namespace
 
-json analyze_json(const std::vector<Artifact>& artifacts, bool detail, std::chrono::system_clock::time_point now) {
+json analyze_json(const std::vector<Artifact>& artifacts, bool detail, std::chrono::system_clock::time_point now,
+                  const std::vector<Crosscheck>& crosschecks) {
   json list = json::array();
   for (const auto& a : artifacts) list.push_back(artifact_json(a, detail));
-  json j = {{"schema", "gdrcheck.analyze/1"}, {"status", status_name(overall_status(artifacts))}, {"artifacts", list}};
+  Status status = worse(overall_status(artifacts), crosscheck_status(crosschecks));
+  json j = {{"schema", "gdrcheck.analyze/1"},
+            {"status", status_name(status)},
+            {"artifacts", list},
+            {"crosscheck", crosscheck_json(crosschecks)}};
   add_report_meta(j, report_meta(now, modelled_nccl_rules(), std::nullopt));
   return j;
 }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "host/text_format.h"
+#include "report/crosscheck_text.h"
 #include "report/terminal_text.h"
 
 namespace gdrcheck {
@@ -133,11 +134,15 @@ void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
 
 }  // namespace
 
-std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool detail) {
+std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool detail,
+                                const std::vector<Crosscheck>& crosschecks) {
   std::ostringstream out;
   for (const auto& a : artifacts) write_artifact(out, a, detail);
-  out << status_name(overall_status(artifacts)) << ": " << artifacts.size() << " input"
-      << (artifacts.size() == 1 ? "" : "s") << " analysed\n";
+  for (const auto& c : crosschecks) out << render_crosscheck_text(c);
+  out << status_name(worse(overall_status(artifacts), crosscheck_status(crosschecks))) << ": " << artifacts.size()
+      << " input" << (artifacts.size() == 1 ? "" : "s") << " analysed";
+  if (!crosschecks.empty()) out << ", " << crosschecks.size() << " cross-check" << (crosschecks.size() == 1 ? "" : "s");
+  out << "\n";
   return terminal_guard(out.str(), false);
 }
 

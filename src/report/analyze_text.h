@@ -6,9 +6,13 @@
 #include <vector>
 
 #include "analyze/artifact.h"
+#include "analyze/crosscheck.h"
 
 namespace gdrcheck {
 
-std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool detail);
+// The cross-checks of topologies against logs follow the files; the status
+// line counts them too.
+std::string render_analyze_text(const std::vector<Artifact>& artifacts, bool detail,
+                                const std::vector<Crosscheck>& crosschecks = {});
 
 }  // namespace gdrcheck
