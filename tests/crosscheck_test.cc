@@ -186,6 +186,15 @@ TEST(Crosscheck, AnotherNicIsADifferenceUnlessTheLogsHcaFilterExplainsIt) {
   EXPECT_NE(r.cause.find("NCCL used another NIC than the topology's nearest"), std::string::npos) << r.cause;
 }
 
+TEST(Crosscheck, AnotherReleaseThanTheLogsIsNoted) {
+  CrosscheckUser user;
+  user.nccl_version = NcclVersion{2, 18, 3};
+  Crosscheck c = against_oci(job_log("", "NET/IB/0/GDRDMA"), user);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].find("predicted for NCCL 2.18.3 (--nccl-version), the log ran NCCL 2.21.5"), std::string::npos);
+  EXPECT_TRUE(against_oci(job_log("", "NET/IB/0/GDRDMA")).notes.empty());
+}
+
 TEST(Crosscheck, AGpuTheTopologyDoesNotHaveIsNotCompared) {
   Crosscheck c = against_oci(job_log("", "NET/IB/0/GDRDMA", "e1000"));
   const CrosscheckRow& r = c.rows.at(0);

@@ -44,12 +44,27 @@ NodeOptions crosscheck_node_options(const NcclLogReport& log, const CrosscheckUs
   return no;
 }
 
+namespace {
+
+// A release the user chose over the log's own: differences may be the
+// release's, which the block says once.
+void release_note(const NcclLogReport& log, const CrosscheckUser& user, Crosscheck& c) {
+  auto logged = log.nccl_version.empty() ? std::nullopt : version_core(log.nccl_version);
+  if (user.nccl_version && logged && *logged != *user.nccl_version)
+    c.notes.push_back("predicted for NCCL " + user.nccl_version->str() + " (--nccl-version), the log ran NCCL " +
+                      logged->str() + ": a difference may be the release's");
+}
+
+}  // namespace
+
 Crosscheck crosscheck_topology_file(const Topology& t, const std::string& file, const NcclLogReport& log,
                                     const std::string& log_file, const CrosscheckUser& user) {
   std::string with;
   NodeOptions no = crosscheck_node_options(log, user, true, &with);
   HostState h = topology_file_host_state(file, crosscheck_read_options(log, user));
-  return crosscheck(build_node_report(t, h, no), log, file, log_file, with);
+  Crosscheck c = crosscheck(build_node_report(t, h, no), log, file, log_file, with);
+  release_note(log, user, c);
+  return c;
 }
 
 Crosscheck crosscheck_root(const Topology& t, const std::string& root, const NcclLogReport& log,
@@ -57,7 +72,9 @@ Crosscheck crosscheck_root(const Topology& t, const std::string& root, const Ncc
   std::string with;
   NodeOptions no = crosscheck_node_options(log, user, false, &with);
   HostState h = read_host_state(Root(root), pci_functions(t), crosscheck_read_options(log, user));
-  return crosscheck(build_node_report(t, h, no), log, root, log_file, with);
+  Crosscheck c = crosscheck(build_node_report(t, h, no), log, root, log_file, with);
+  release_note(log, user, c);
+  return c;
 }
 
 }  // namespace gdrcheck
