@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "checks/host_assumptions.h"
 #include "checks/node_report.h"
@@ -148,6 +151,29 @@ TEST(TopologyFileNode, RecordedNicVerdictOutweighsTheDefaultNotAStatement) {
   EXPECT_TRUE(testing::has_rule(testing::prediction(by_default, "GPU0"), "records gdr=0 for mlx5_0"));
   NodeReport stated = judged({"peermem=ok"});
   EXPECT_EQ(testing::pair(stated, "GPU0").gdr_recv, GdrUse::Yes);
+}
+
+// A file taken without the RDMA driver loaded (the Dell XE8640's hwloc XML
+// with its OpenFabrics objects, osdev_type 3, taken out) lists the
+// ConnectX functions but no RDMA devices: the machine judged would have them.
+TEST(TopologyFileNode, NicFunctionsWithoutRdmaDevicesAreJudgedAsRdmaNics) {
+  std::ifstream in(kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (std::size_t at; (at = xml.find("osdev_type=\"3\"")) != std::string::npos;) {
+    std::size_t start = xml.rfind("<object", at), end = xml.find("</object>", at);
+    ASSERT_TRUE(start != std::string::npos && end != std::string::npos);
+    xml.erase(start, end + 9 - start);
+  }
+  std::istringstream stripped(xml);
+  NodeOptions no;
+  no.topology_file_only = parse_host_assumptions({"all=ok"});
+  NodeReport r = build_node_report(load_topology_stream(stripped, "no-rdma.xml", TopologyFileKind::Auto),
+                                   topology_file_host_state("no-rdma.xml", {}), no);
+  EXPECT_EQ(testing::pair(r, "GPU3").nic_name, "0000:da:00.0");
+  for (const auto& p : r.pairs) EXPECT_EQ(p.gdr_recv, GdrUse::Yes) << p.gpu;
+  bool noted = false;
+  for (const auto& n : r.topology.notes) noted |= n.find("no RDMA device for 4 NIC function") != std::string::npos;
+  EXPECT_TRUE(noted);
 }
 
 // A cut matrix without its NIC Legend: NICs keep their labels as names.

@@ -214,11 +214,28 @@ PairVerdict verdict_for(const NodeReport& r, const GdrPrediction& p) {
   return v;
 }
 
+// A topology file taken without the RDMA driver loaded (a vendor's lstopo
+// of a demo unit) shows NIC functions without RDMA devices; the machine
+// being judged would have them — the `host` finding's `driver` fact.
+void assume_rdma_devices(Topology& t) {
+  std::vector<std::string> named;
+  for (auto& e : t.endpoints)
+    if (e.role == DeviceRole::Nic && !e.rdma_device) {
+      e.rdma_device = true;
+      named.push_back(e.name);
+    }
+  if (!named.empty())
+    t.notes.push_back("no RDMA device for " + std::to_string(named.size()) +
+                      " NIC function(s) in the file (taken without the RDMA driver?): judged as RDMA NICs, "
+                      "named by bus id");
+}
+
 }  // namespace
 
 NodeReport build_node_report(Topology topology, const HostState& host, const NodeOptions& options) {
   NodeReport r;
   r.topology = std::move(topology);
+  if (options.topology_file_only) assume_rdma_devices(r.topology);
   r.root = host.root;
   r.host = host.hostname.value.value_or("unknown");
   NcclVersionPlan plan = plan_nccl_versions(options.nccl_version, nccl_found(host));
