@@ -117,6 +117,57 @@ TEST(CrosscheckPairs, CutTopologyXmlIsRefusedByName) {
   EXPECT_NE(t.error.find("malformed XML"), std::string::npos) << t.error;
 }
 
+// nccl-tests #311: 8×A100 with its NIC Legend, NCCL 2.23.4 with the HPC-X
+// plugin, PXN sends (`5(2)`, `0(4)`, `1(6)`). Each host runs 2 GPUs whose
+// NVML numbering restarts at 0 (nvmlDev 0 is 7000 on gpu34, 88000 on
+// gpu36): an index is no row of the matrix, so nothing may differ.
+TEST(CrosscheckPairs, PxnRanksAndContainerNumberingNeverDiffer) {
+  Crosscheck c = pair_check("nccl-tests-311-a100-10nic-legend-pxn-ibext");
+  ASSERT_EQ(c.rows.size(), 8u);
+  for (const auto& r : c.rows) {
+    EXPECT_NE(r.agree, "no") << r.host << " rank " << r.rank << ": " << r.cause;
+    EXPECT_NE(r.mapped_by.find("index only"), std::string::npos) << r.mapped_by;
+    EXPECT_EQ(r.observed.gdr_send, "yes") << r.host << " rank " << r.rank;
+  }
+  // The device list (printed as NET/IB by the plugin) names the channel lines' NET/IBext_v8 devices.
+  const CrosscheckRow* r0 = row_of(c, "gpu34", 0);
+  ASSERT_NE(r0, nullptr);
+  EXPECT_EQ(r0->observed.nic, "mlx5_0");
+  EXPECT_EQ(r0->agree, "yes");
+  const CrosscheckRow* r3 = row_of(c, "gpu36", 3);  // PXN through rank 2's mlx5_4
+  ASSERT_NE(r3, nullptr);
+  EXPECT_EQ(r3->observed.nic, "mlx5_4");
+}
+
+// nccl-tests #321: H20 VMs, each GPU on its own NIC, the other NIC through
+// the neighbour (PXN), every line GDRDMA; the matrix has no NIC Legend.
+TEST(CrosscheckPairs, PxnThroughTheNeighbourAgreesNicsUnnamedInTheMatrix) {
+  Crosscheck c = pair_check("nccl-tests-321-h20-vm-8nic-pxn-rdma-plugin");
+  ASSERT_EQ(c.rows.size(), 4u);
+  for (const auto& r : c.rows) {
+    EXPECT_EQ(r.agree, "yes") << r.host << " rank " << r.rank << ": " << r.cause;
+    EXPECT_EQ(r.observed.nic, "mlx5_bond_6, mlx5_bond_7");
+    EXPECT_NE(r.cause.find("by label only"), std::string::npos) << r.cause;
+  }
+  // cudaDev is not nvmlDev here (CUDA_VISIBLE_DEVICES=1,0): rank 0 is GPU1.
+  EXPECT_EQ(row_of(c, "vm-host40", 0)->gpu, "GPU1");
+  EXPECT_EQ(row_of(c, "vm-host40", 1)->gpu, "GPU0");
+  EXPECT_NE(c.predicted_with.find("NCCL_NET_GDR_LEVEL=PIX (the log's)"), std::string::npos);
+}
+
+// nccl-tests #293, the run at the default level: SYS, no GDR predicted,
+// none observed, the NIC named by the list: a full agreement.
+TEST(CrosscheckPairs, NoGdrPredictedAndObserved) {
+  Crosscheck c = pair_check("nccl-tests-293-a100pcie-1nic-sys-default-no-gdr");
+  ASSERT_FALSE(c.rows.empty());
+  for (const auto& r : c.rows) {
+    EXPECT_EQ(r.agree, "yes") << r.cause;
+    EXPECT_EQ(r.predicted.gdr_recv, "no");
+    EXPECT_EQ(r.observed.gdr_recv, "no");
+    EXPECT_EQ(r.observed.nic, "mlx5_0");
+  }
+}
+
 // ---- small logs against a real topology ----
 
 const std::string kOci = kData + "/recorded/oci-hpc/H100-topology.xml";

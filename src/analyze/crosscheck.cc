@@ -84,8 +84,19 @@ const Endpoint* gpu_by_index(const Topology& t, int index) {
 // lines; channel-line brackets up to 2.17; GDR statements), else by NVML
 // index (nvidia-smi's numbering), else the topology's only GPU, else by
 // CUDA index, which CUDA_VISIBLE_DEVICES renumbers: that mapping is weak.
-void map_gpu(const Topology& t, const LoggedRank& lr, const std::optional<NcclVersion>& v, CrosscheckRow& row,
-             bool& weak) {
+// NVML numbers the GPUs a process can see: in a container given some of
+// the machine's GPUs it starts at 0 again, so one NVML index names
+// different bus ids on different hosts, and is no row of the topology.
+bool nvml_numbering_differs(const NcclLogReport& log) {
+  std::map<int, PciAddress> seen;
+  for (const auto& p : log.rank_map.ranks)
+    if (p.nvml_dev && p.bus)
+      if (auto [it, added] = seen.emplace(*p.nvml_dev, *p.bus); !added && it->second != *p.bus) return true;
+  return false;
+}
+
+void map_gpu(const Topology& t, const LoggedRank& lr, const std::optional<NcclVersion>& v, bool nvml_differs,
+             CrosscheckRow& row, bool& weak) {
   std::optional<PciAddress> bus = lr.place ? lr.place->bus : lr.statement_bus;
   int nvml = lr.place && lr.place->nvml_dev ? *lr.place->nvml_dev : -1;
   std::string bus_text = bus ? bus->str() : "";
@@ -103,8 +114,11 @@ void map_gpu(const Topology& t, const LoggedRank& lr, const std::optional<NcclVe
   }
   auto gpus = t.with_role(DeviceRole::Gpu);
   if (nvml >= 0) {
-    row.mapped_by = "nvmlDev " + std::to_string(nvml) + " (index)";
+    row.mapped_by =
+        "nvmlDev " + std::to_string(nvml) +
+        (nvml_differs ? " (index only: the log's NVML numbering differs between hosts, as in containers)" : " (index)");
     if (const Endpoint* g = gpu_by_index(t, nvml)) row.gpu = g->id;
+    weak = nvml_differs;
   } else if (gpus.size() == 1) {
     row.mapped_by = "the topology's only GPU";
     row.gpu = gpus.front()->id;
@@ -147,10 +161,12 @@ std::string gdr_of(const std::vector<bool>& flags) {
   return yes == static_cast<long>(flags.size()) ? "yes" : yes == 0 ? "no" : "mixed";
 }
 
+// A process prints its device list as "NET/IB : Using ..." also when a
+// plugin ("IBext_v8", "NCCL RDMA Plugin v6") names its channel lines: the
+// host's list names the devices whatever the net's name.
 std::string net_name(const NcclLogReport& log, const std::string& host, const std::string& net, int dev) {
   const NcclNetDeviceList* list = log.rank_map.devices_of(host);
-  if (list && (net.empty() || list->net == net) && dev >= 0 && dev < static_cast<int>(list->names.size()))
-    return list->names[dev];
+  if (list && dev >= 0 && dev < static_cast<int>(list->names.size())) return list->names[dev];
   return "NET/" + (net.empty() ? std::string("?") : net) + "/" + std::to_string(dev);
 }
 
@@ -325,6 +341,15 @@ void judge_statement(const NodeReport& r, const NcclLogReport& log, const NcclGd
     row.cause += "; NCCL used it, not the topology's nearest " + row.predicted.nic + " (NCCL_IB_HCA or NIC order)";
 }
 
+// A matrix pasted without its NIC Legend names NICs by label ("NIC6"):
+// nothing to compare a device name with.
+bool labels_only(const std::string& nics) {
+  auto parts = name_parts(nics);
+  return !parts.empty() && std::all_of(parts.begin(), parts.end(), [](const std::string& n) {
+    return n.size() > 3 && n.starts_with("NIC") && n.find_first_not_of("0123456789", 3) == std::string::npos;
+  });
+}
+
 bool decided(const std::string& g) {
   return g == "yes" || g == "no";
 }
@@ -346,7 +371,8 @@ void judge(const NcclLogReport& log, CrosscheckRow& row, const NcclGdrStatement*
       compared = true;
       gdr_differs |= p != o;
     }
-  bool nic_compared = !unnamed && !row.predicted.nic.empty() && !row.observed.nic.empty();
+  bool nic_compared =
+      !unnamed && !labels_only(row.predicted.nic) && !row.predicted.nic.empty() && !row.observed.nic.empty();
   bool nic_differs = nic_compared && !nics_agree(row);
   if (!compared && !nic_compared) {
     row.agree = "inconclusive";
@@ -357,12 +383,15 @@ void judge(const NcclLogReport& log, CrosscheckRow& row, const NcclGdrStatement*
   row.cause = cause_of(log, row, st, gdr_differs, nic_differs);
   if (row.agree == "yes" && unnamed)
     row.cause = "GDR agrees; the NIC is not named (no NET/IB : Using list for its host)";
-  // A GPU placed by CUDA index alone may be the wrong row of the topology.
+  else if (row.agree == "yes" && labels_only(row.predicted.nic))
+    row.cause = "GDR agrees; the topology names its NICs by label only (no NIC Legend): NICs not compared";
+  // A GPU placed by an index alone may be the wrong row of the topology.
   if (row.agree == "no" && weak) {
     row.agree = "inconclusive";
     row.cause =
-        "differs, but the GPU is placed by CUDA index only, which may be the wrong row; if it is right: " + row.cause;
-    if (std::string m = missing_from_list(log, row); !m.empty()) row.cause += "; " + m;
+        "differs, but the GPU is placed by index only, which may be the wrong row; if it is right: " + row.cause;
+    if (std::string m = missing_from_list(log, row); !m.empty() && row.cause.find(m) == std::string::npos)
+      row.cause += "; " + m;
   }
 }
 
@@ -383,13 +412,14 @@ Crosscheck crosscheck(const NodeReport& predicted, const NcclLogReport& log, con
         "the log has no NET channel lines: GPUDirect RDMA use is not observable (a run past "
         "communicator setup with NCCL_DEBUG=INFO prints them)");
   std::optional<NcclVersion> v = log_version(log);
+  bool nvml_differs = nvml_numbering_differs(log);
   for (const LoggedRank& lr : ranks_of(log, v)) {
     CrosscheckRow row;
     row.host = lr.host;
     row.rank = lr.rank;
     row.cuda_dev = lr.place ? lr.place->cuda_dev : lr.statement_cuda;
     bool weak = false, unnamed = false;
-    map_gpu(predicted.topology, lr, v, row, weak);
+    map_gpu(predicted.topology, lr, v, nvml_differs, row, weak);
     if (!row.gpu.empty()) predict(predicted, row);
     observe_channels(log, lr, row, unnamed);
     const NcclGdrStatement* st = statement_for(log, lr);

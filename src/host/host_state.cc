@@ -8,8 +8,6 @@
 #include "host/text_format.h"
 
 namespace gdrcheck {
-namespace {
-
 Fact read_fact(const Root& root, const std::string& path) {
   Fact f;
   f.path = path;
@@ -20,6 +18,8 @@ Fact read_fact(const Root& root, const std::string& path) {
     f.problem = r.problem();
   return f;
 }
+
+namespace {
 
 std::optional<std::string> link_basename(const Root& root, const std::string& path) {
   auto target = root.readlink(path);

@@ -116,6 +116,9 @@ struct HostReadOptions {
   std::string home = "/root";  // whose ~/.nccl.conf to read, inside the root
 };
 
+// One small value file of a root (64 KiB at most), trimmed, or why not.
+Fact read_fact(const Root& root, const std::string& path);
+
 // The host name of a root: /proc/sys/kernel/hostname, else /etc/hostname.
 Fact read_hostname(const Root& root);
 std::optional<std::string> root_hostname(const Root& root);

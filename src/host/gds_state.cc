@@ -1,0 +1,79 @@
+#include "host/gds_state.h"
+
+#include <sstream>
+
+#include "host/capture_extent.h"
+
+namespace gdrcheck {
+namespace {
+
+constexpr std::size_t kMaxCufileBytes = 1 << 20;  // the shipped file is 11 KiB
+constexpr std::size_t kMaxLines = 4096;
+
+std::string trim(const std::string& s) {
+  auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line) && out.size() < kMaxLines;)
+    if (std::string t = trim(line); !t.empty()) out.push_back(t);
+  return out;
+}
+
+void read_cufile(const Root& root, const GdsReadOptions& o, GdsState& g) {
+  std::vector<std::pair<std::string, std::string>> places;  // path, why it is looked at
+  if (o.cufile_env_path && !o.cufile_env_path->empty()) places.push_back({*o.cufile_env_path, "CUFILE_ENV_PATH_JSON"});
+  places.push_back({"/etc/cufile.json", ""});
+  places.push_back({"/usr/local/cuda/gds/cufile.json", ""});
+  for (const auto& [path, why] : places) {
+    FileRead r = root.read(path, kMaxCufileBytes);
+    std::string label = why.empty() ? path : why + "=" + path;
+    if (r.status == FileRead::Status::Missing) {
+      g.cufile_searched.push_back(label + ": not found");
+      continue;
+    }
+    g.cufile_searched.push_back(label + (r.ok() ? "" : ": " + r.problem()));
+    g.cufile_path = path;
+    if (r.ok())
+      g.cufile_text = r.content;
+    else
+      g.cufile_problem = r.problem();
+    return;
+  }
+}
+
+}  // namespace
+
+std::vector<NvidiaFsBackend> parse_nvidia_fs_modules(const std::string& text) {
+  std::vector<NvidiaFsBackend> out;
+  for (const auto& line : lines_of(text)) {
+    auto colon = line.find(':');
+    if (colon == std::string::npos || colon == 0) continue;
+    out.push_back({trim(line.substr(0, colon)), trim(line.substr(colon + 1))});
+  }
+  return out;
+}
+
+GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
+  GdsState g;
+  g.root = root.dir();
+  g.uncaptured = uncaptured_areas(root);
+  g.nvidia_fs_loaded = root.is_dir("/sys/module/nvidia_fs");
+  g.module_version = read_fact(root, "/sys/module/nvidia_fs/version");
+  g.proc_version = read_fact(root, "/proc/driver/nvidia-fs/version");
+  FileRead modules = root.read("/proc/driver/nvidia-fs/modules", 64 * 1024);
+  if (modules.ok())
+    g.backends = parse_nvidia_fs_modules(modules.content);
+  else
+    g.backends_problem = modules.reason();
+  if (FileRead bridges = root.read("/proc/driver/nvidia-fs/bridges", 64 * 1024); bridges.ok())
+    g.acs_bridges = lines_of(bridges.content);
+  read_cufile(root, options, g);
+  return g;
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,55 @@
+// What a host shows of GPUDirect Storage's driver route and configuration
+// (platform-spec §5.1, §5.2): the nvidia-fs module, its procfs files (the
+// storage drivers that registered GDS DMA operations, the bridges it found
+// with ACS enabled), and the cuFile configuration file in libcufile's
+// search order: $CUFILE_ENV_PATH_JSON, /etc/cufile.json,
+// /usr/local/cuda/gds/cufile.json. Values keep their files; a file that
+// could not be read keeps the reason. A recorded root that lacks an area
+// says "not captured" (host/capture_extent.h), never "absent".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/host_state.h"
+#include "host/root.h"
+
+namespace gdrcheck {
+
+// One line of /proc/driver/nvidia-fs/modules: "nvme: 2.28.4" (the format
+// nvidia-fs prints per registered storage driver).
+struct NvidiaFsBackend {
+  std::string name;     // "nvme", "nvme_rdma", "lnet", "wekafsio", ...
+  std::string version;  // as printed; "" when none
+};
+
+struct GdsState {
+  std::string root;
+  std::vector<std::string> uncaptured;                   // capture areas the root lacks
+  bool nvidia_fs_loaded = false;                         // /sys/module/nvidia_fs exists
+  Fact module_version;                                   // /sys/module/nvidia_fs/version: "2.28.4"
+  Fact proc_version;                                     // /proc/driver/nvidia-fs/version: "version: 2.28"
+  std::optional<std::vector<NvidiaFsBackend>> backends;  // /proc/driver/nvidia-fs/modules; nullopt unreadable
+  std::string backends_problem;
+  std::optional<std::vector<std::string>> acs_bridges;  // /proc/driver/nvidia-fs/bridges; empty is good
+  // The cuFile configuration libcufile would read: every place looked at,
+  // in order ("/etc/cufile.json: not found"), and the first that exists.
+  std::vector<std::string> cufile_searched;
+  std::optional<std::string> cufile_path;
+  std::optional<std::string> cufile_text;
+  std::string cufile_problem;  // the file exists but could not be read
+};
+
+struct GdsReadOptions {
+  // CUFILE_ENV_PATH_JSON as the job would have it (this machine's
+  // environment, or --env); a path inside the root.
+  std::optional<std::string> cufile_env_path;
+};
+
+// "nvme: 2.28.4\nnvme_rdma: 2.28.4\n" → backends; lines without ':' are skipped.
+std::vector<NvidiaFsBackend> parse_nvidia_fs_modules(const std::string& text);
+
+GdsState read_gds_state(const Root& root, const GdsReadOptions& options);
+
+}  // namespace gdrcheck
