@@ -204,6 +204,11 @@ TEST(TopologyFileNode, PairTopologiesPredictTheirLabelledGpus) {
            {"pairs/nccl-tests-293-a100pcie-1nic-sys-no-channels/topology.txt", "GPU1", "mlx5_0", GdrUse::No},
            {"pairs/nccl-707-a100-18nic-p2p-loc-gdrdma/topology.txt", "GPU0", "mlx5_4", GdrUse::Yes},
            {"pairs/nccl-707-a100-18nic-p2p-loc-gdrdma/topology.txt", "GPU2", "mlx5_0", GdrUse::Yes},
+           // The column of NIC8 glued to NIC7's as posted must not shift NIC8/NIC9 onto GPUs.
+           {"pairs/nccl-tests-311-a100-10nic-legend-pxn-ibext/topology.txt", "GPU4", "mlx5_4", GdrUse::Yes},
+           {"pairs/nccl-tests-311-a100-10nic-legend-pxn-ibext/topology.txt", "GPU7", "mlx5_6", GdrUse::Yes},
+           {"pairs/nccl-tests-321-h20-vm-8nic-pxn-rdma-plugin/topology.txt", "GPU1", "NIC6", GdrUse::Yes},
+           {"pairs/nccl-tests-321-h20-vm-8nic-pxn-rdma-plugin/topology.txt", "GPU0", "NIC7", GdrUse::Yes},
        }) {
     NodeReport r = judge(l.file, {"all=ok"});
     const GdrPrediction& p = testing::prediction(r, l.gpu);
