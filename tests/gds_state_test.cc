@@ -85,6 +85,17 @@ TEST_F(GdsRoot, CufileSearchOrder) {
   EXPECT_EQ(fallback.cufile_path, "/etc/cufile.json");
 }
 
+TEST_F(GdsRoot, NvidiaGpusOnTheBus) {
+  EXPECT_FALSE(read().nvidia_gpus);  // no /sys/bus/pci/devices: not known
+  write("/sys/bus/pci/devices/0000:1b:00.0/vendor", "0x10de\n");
+  write("/sys/bus/pci/devices/0000:1b:00.0/class", "0x030200\n");
+  write("/sys/bus/pci/devices/0000:1b:00.1/vendor", "0x10de\n");  // its audio function
+  write("/sys/bus/pci/devices/0000:1b:00.1/class", "0x040300\n");
+  write("/sys/bus/pci/devices/0000:1a:00.0/vendor", "0x15b3\n");
+  write("/sys/bus/pci/devices/0000:1a:00.0/class", "0x020700\n");
+  EXPECT_EQ(read().nvidia_gpus, 1);
+}
+
 TEST_F(GdsRoot, NoCufileAnywhere) {
   GdsState g = read();
   EXPECT_FALSE(g.cufile_path);

@@ -29,6 +29,9 @@ CommandRun add_bench_command(CLI::App& app);
 // `gdrcheck snapshot`.
 CommandRun add_snapshot_command(CLI::App& app);
 
+// `gdrcheck gds`.
+CommandRun add_gds_command(CLI::App& app);
+
 // `gdrcheck cluster`.
 CommandRun add_cluster_command(CLI::App& app);
 

@@ -17,7 +17,7 @@
 std::string version_text() {
   return "gdrcheck " GDRCHECK_VERSION
          "\nschemas: gdrcheck.node/1 gdrcheck.topo/1 gdrcheck.analyze/1 gdrcheck.cluster/1 gdrcheck.bench/1 "
-         "gdrcheck.manifest/1 gdrcheck.bandwidth/1 gdrcheck.policy/1 gdrcheck.snapshot/1\nNCCL rules: " +
+         "gdrcheck.manifest/1 gdrcheck.bandwidth/1 gdrcheck.policy/1 gdrcheck.snapshot/1 gdrcheck.gds/1\nNCCL rules: " +
          gdrcheck::modelled_nccl_rules();
 }
 
@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
       {"bench", gdrcheck::add_bench_command(app)},
       {"demo", gdrcheck::add_demo_command(app, GDRCHECK_EXAMPLE_ROOT)},
       {"snapshot", gdrcheck::add_snapshot_command(app)},
+      {"gds", gdrcheck::add_gds_command(app)},
   };
   try {
     app.parse(argc, argv);

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "host/capture_extent.h"
+#include "host/sysfs_values.h"
 
 namespace gdrcheck {
 namespace {
@@ -46,6 +47,18 @@ void read_cufile(const Root& root, const GdsReadOptions& o, GdsState& g) {
   }
 }
 
+std::optional<int> count_nvidia_gpus(const Root& root) {
+  if (!root.is_dir("/sys/bus/pci/devices")) return std::nullopt;
+  int gpus = 0;
+  for (const auto& d : root.list("/sys/bus/pci/devices")) {
+    std::string base = "/sys/bus/pci/devices/" + d;
+    auto vendor = parse_sysfs_hex(root.read(base + "/vendor", 64).trimmed());
+    auto cls = parse_sysfs_hex(root.read(base + "/class", 64).trimmed());
+    gpus += vendor == 0x10deu && cls && (*cls >> 16) == 0x03;
+  }
+  return gpus;
+}
+
 }  // namespace
 
 std::vector<NvidiaFsBackend> parse_nvidia_fs_modules(const std::string& text) {
@@ -62,6 +75,7 @@ GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
   GdsState g;
   g.root = root.dir();
   g.uncaptured = uncaptured_areas(root);
+  g.nvidia_gpus = count_nvidia_gpus(root);
   g.nvidia_fs_loaded = root.is_dir("/sys/module/nvidia_fs");
   g.module_version = read_fact(root, "/sys/module/nvidia_fs/version");
   g.proc_version = read_fact(root, "/proc/driver/nvidia-fs/version");

@@ -26,6 +26,9 @@ struct NvidiaFsBackend {
 
 struct GdsState {
   std::string root;
+  // NVIDIA GPUs on the PCI bus (vendor 0x10de, class 0x03xx); nullopt when
+  // /sys/bus/pci/devices is not there to tell.
+  std::optional<int> nvidia_gpus;
   std::vector<std::string> uncaptured;                   // capture areas the root lacks
   bool nvidia_fs_loaded = false;                         // /sys/module/nvidia_fs exists
   Fact module_version;                                   // /sys/module/nvidia_fs/version: "2.28.4"

@@ -1,0 +1,29 @@
+// GPUDirect Storage checks of the driver route and the cuFile configuration
+// (finding ids `gds.driver`, `gds.cufile`; platform-spec §5.1, §5.2, §5.7).
+// Pure: the host state (host/gds_state.h) and the parsed configuration
+// (evidence/cufile_config.h) are read by the caller.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "checks/finding.h"
+#include "evidence/cufile_config.h"
+#include "host/gds_state.h"
+
+namespace gdrcheck {
+
+// nvidia-fs: loaded and its version, the storage drivers that registered
+// GDS DMA operations, the bridges it found with ACS enabled. Not loaded is
+// a WARNING, not CRITICAL: the PCI-P2PDMA and user-space RDMA routes do not
+// need it (gds-diag nvidia_fs.py's rule).
+std::vector<Finding> check_gds_driver(const GdsState& g);
+
+// The cuFile configuration libcufile would read: forced compat mode
+// (CRITICAL), a file that is not JSON (libcufile then uses its defaults),
+// values of the wrong type, P2PDMA switched on without a route (or the
+// reverse), denied drivers, devices, mounts and file systems. `config` is
+// the parsed file when one was found and read.
+std::vector<Finding> check_gds_cufile(const GdsState& g, const std::optional<CufileConfig>& config);
+
+}  // namespace gdrcheck

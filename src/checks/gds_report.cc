@@ -1,0 +1,32 @@
+#include "checks/gds_report.h"
+
+#include "checks/gds_checks.h"
+#include "evidence/cufile_config.h"
+
+namespace gdrcheck {
+
+GdsReport build_gds_report(const GdsState& g, const std::string& host) {
+  GdsReport r;
+  r.host = host;
+  r.root = g.root;
+  r.cufile = g.cufile_path.value_or("");
+  std::optional<CufileConfig> config;
+  if (g.cufile_path && g.cufile_text) config = parse_cufile_config(*g.cufile_text, *g.cufile_path);
+  // Without an NVIDIA GPU there is no GPUDirect Storage to check (as node
+  // says of GPUDirect RDMA): one UNKNOWN, not warnings about its driver.
+  if (g.nvidia_gpus && *g.nvidia_gpus == 0) {
+    r.findings = {problem("gds.gpu", "host", Status::Unknown,
+                          "no NVIDIA GPU found: nothing to check for GPUDirect Storage",
+                          {"no function with vendor 0x10de and class 0x03xx under /sys/bus/pci/devices"},
+                          "run gdrcheck gds on a GPU node")};
+    r.status = Status::Unknown;
+    return r;
+  }
+  r.findings = check_gds_driver(g);
+  auto cufile = check_gds_cufile(g, config);
+  r.findings.insert(r.findings.end(), cufile.begin(), cufile.end());
+  r.status = worst_status(r.findings);
+  return r;
+}
+
+}  // namespace gdrcheck

@@ -1,0 +1,24 @@
+// `gdrcheck gds`: the GPUDirect Storage report of one host — the driver
+// route and the cuFile configuration so far (checks/gds_checks.h); the
+// worst finding is the host's status. Pure: the caller reads the host.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checks/finding.h"
+#include "host/gds_state.h"
+
+namespace gdrcheck {
+
+struct GdsReport {
+  std::string host;
+  std::string root;
+  std::string cufile;  // the configuration libcufile would read; "" when none
+  Status status = Status::Unknown;
+  std::vector<Finding> findings;
+};
+
+GdsReport build_gds_report(const GdsState& g, const std::string& host);
+
+}  // namespace gdrcheck

@@ -1,0 +1,74 @@
+// `gdrcheck gds`: GPUDirect Storage readiness of this node (or a recorded
+// root): the nvidia-fs driver route and the cuFile configuration so far
+// (docs/gds.md says what is checked and what is still to come).
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "checks/gds_report.h"
+#include "cli/command_errors.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "host/gds_state.h"
+#include "host/host_state.h"
+#include "report/gds_json.h"
+#include "report/gds_text.h"
+#include "report/json_text.h"
+#include "snapshot/snapshot_root.h"
+
+namespace gdrcheck {
+namespace {
+
+struct GdsCliOptions {
+  std::string root = "/";
+  bool json = false;
+  std::vector<std::string> env;  // CUFILE_ENV_PATH_JSON=... as the job has it
+};
+
+// CUFILE_ENV_PATH_JSON: --env first, else this process's environment when
+// checking this machine (a recorded root's job environment is not known).
+GdsReadOptions read_options(const GdsCliOptions& o) {
+  GdsReadOptions r;
+  for (const auto& kv : o.env) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw CLI::ValidationError("--env", "'" + kv + "' is not NAME=VALUE");
+    if (kv.substr(0, eq) != "CUFILE_ENV_PATH_JSON")
+      throw CLI::ValidationError("--env", "'" + kv.substr(0, eq) + "': gds reads CUFILE_ENV_PATH_JSON only");
+    r.cufile_env_path = kv.substr(eq + 1);
+  }
+  if (!r.cufile_env_path && o.root == "/")
+    if (const char* v = std::getenv("CUFILE_ENV_PATH_JSON")) r.cufile_env_path = v;
+  return r;
+}
+
+int run_gds(const GdsCliOptions& o) {
+  return run_reporting_errors("gds", [&]() -> int {
+    GdsReadOptions ro = read_options(o);
+    std::optional<ExtractedRoot> unpacked;  // a snapshot tarball, unpacked for this run
+    const std::string root = resolve_root_argument(o.root, unpacked);
+    if (root != "/") require_recorded_root(root);
+    GdsState g = read_gds_state(Root(root), ro);
+    GdsReport r = build_gds_report(g, read_hostname(Root(root)).value.value_or("unknown"));
+    if (unpacked) r.root = o.root;
+    if (o.json)
+      std::cout << json_text(gds_json(r)) << "\n";
+    else
+      std::cout << render_gds_text(r);
+    return exit_code(r.status);
+  });
+}
+
+}  // namespace
+
+CommandRun add_gds_command(CLI::App& app) {
+  auto o = std::make_shared<GdsCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "gds", "GPUDirect Storage: the nvidia-fs driver route and the cuFile configuration of this node (or a root)");
+  cmd->add_option("--root", o->root, "directory (or snapshot .tar.gz) standing for /; default: this machine");
+  cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.gds/1)");
+  cmd->add_option("--env", o->env, "CUFILE_ENV_PATH_JSON=PATH as the job has it (a path inside the root)");
+  return [o] { return run_gds(*o); };
+}
+
+}  // namespace gdrcheck
