@@ -172,12 +172,25 @@ std::string net_name(const NcclLogReport& log, const std::string& host, const st
 
 // What the channel lines of the rank show: NIC names through the host's NET
 // device list, GDR per direction.
-void observe_channels(const NcclLogReport& log, const LoggedRank& lr, CrosscheckRow& row, bool& unnamed) {
+// Each rank's own connections (its sends, and the receives into it), found
+// once: a log may hold 65,536 connections of as many ranks.
+using ConnectionsByRank = std::map<std::pair<std::string, int>, std::vector<const NcclConnection*>>;
+
+ConnectionsByRank connections_by_rank(const NcclLogReport& log) {
+  ConnectionsByRank out;
+  for (const auto& c : log.connections) out[{c.host, c.side == NetSide::Send ? c.from_rank : c.to_rank}].push_back(&c);
+  return out;
+}
+
+void observe_channels(const NcclLogReport& log, const ConnectionsByRank& by_rank, const LoggedRank& lr,
+                      CrosscheckRow& row, bool& unnamed) {
   std::vector<bool> send, recv;
   std::vector<std::string> nics;
-  for (const auto& c : log.connections) {
-    bool mine = c.side == NetSide::Send ? c.from_rank == lr.rank : c.to_rank == lr.rank;
-    if (!mine || c.host != lr.host) continue;
+  row.observed = {"", "not seen", "not seen"};
+  auto it = by_rank.find({lr.host, lr.rank});
+  if (it == by_rank.end()) return;
+  for (const NcclConnection* cp : it->second) {
+    const NcclConnection& c = *cp;
     (c.side == NetSide::Send ? send : recv).push_back(c.gdr);
     std::string name = net_name(log, lr.host, c.net, c.dev);
     unnamed |= name.starts_with("NET/");
@@ -413,6 +426,7 @@ Crosscheck crosscheck(const NodeReport& predicted, const NcclLogReport& log, con
         "communicator setup with NCCL_DEBUG=INFO prints them)");
   std::optional<NcclVersion> v = log_version(log);
   bool nvml_differs = nvml_numbering_differs(log);
+  ConnectionsByRank by_rank = connections_by_rank(log);
   for (const LoggedRank& lr : ranks_of(log, v)) {
     CrosscheckRow row;
     row.host = lr.host;
@@ -421,7 +435,7 @@ Crosscheck crosscheck(const NodeReport& predicted, const NcclLogReport& log, con
     bool weak = false, unnamed = false;
     map_gpu(predicted.topology, lr, v, nvml_differs, row, weak);
     if (!row.gpu.empty()) predict(predicted, row);
-    observe_channels(log, lr, row, unnamed);
+    observe_channels(log, by_rank, lr, row, unnamed);
     const NcclGdrStatement* st = statement_for(log, lr);
     bool from_statement = row.observed_by.empty() && st;
     if (from_statement) observe_statement(log, *st, lr.host, row, unnamed);
