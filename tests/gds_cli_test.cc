@@ -25,6 +25,7 @@ class GdsCli : public ::testing::Test {
     write("/proc/sys/kernel/hostname", "gds01\n");
     write("/sys/bus/pci/devices/0000:1b:00.0/vendor", "0x10de\n");  // an H100
     write("/sys/bus/pci/devices/0000:1b:00.0/class", "0x030200\n");
+    write("/proc/mounts", "/dev/vda1 / ext4 rw,relatime 0 0\nproc /proc proc rw 0 0\n");
   }
   void TearDown() override { fs::remove_all(root_); }
   void write(const std::string& inside, const std::string& text) {

@@ -1,5 +1,5 @@
 // GPUDirect Storage checks of the driver route and the cuFile configuration
-// (finding ids `gds.driver`, `gds.cufile`; platform-spec §5.1, §5.2, §5.7).
+// (finding ids `gds.driver`, `gds.cufile`, `gds.mount`; platform-spec §5.1, §5.2, §5.7).
 // Pure: the host state (host/gds_state.h) and the parsed configuration
 // (evidence/cufile_config.h) are read by the caller.
 #pragma once
@@ -25,5 +25,15 @@ std::vector<Finding> check_gds_driver(const GdsState& g);
 // reverse), denied drivers, devices, mounts and file systems. `config` is
 // the parsed file when one was found and read.
 std::vector<Finding> check_gds_cufile(const GdsState& g, const std::optional<CufileConfig>& config);
+
+// The file systems that hold data and whether cuFile I/O on them can go
+// direct: type and options (ext4 needs data=ordered), the block stack
+// (NVMe over PCIe or RDMA, md RAID0 of NVMe; not LVM, dm-crypt, multipath,
+// other md levels, loop), and the route it needs (a storage driver
+// registered with nvidia-fs, cuFile's P2PDMA route, or peer memory for
+// user-space RDMA). With --path (g.path) the one mount holding it is
+// judged, and a mount where I/O fails because compat mode is off is
+// CRITICAL; without it, GDS-capable storage is judged and the rest listed.
+std::vector<Finding> check_gds_mounts(const GdsState& g, const std::optional<CufileConfig>& config);
 
 }  // namespace gdrcheck

@@ -25,6 +25,8 @@ GdsReport build_gds_report(const GdsState& g, const std::string& host) {
   r.findings = check_gds_driver(g);
   auto cufile = check_gds_cufile(g, config);
   r.findings.insert(r.findings.end(), cufile.begin(), cufile.end());
+  auto mounts = check_gds_mounts(g, config);
+  r.findings.insert(r.findings.end(), mounts.begin(), mounts.end());
   r.status = worst_status(r.findings);
   return r;
 }

@@ -59,6 +59,26 @@ std::optional<int> count_nvidia_gpus(const Root& root) {
   return gpus;
 }
 
+// A node has hundreds of mounts (containers add overlays); the block
+// devices behind them are few. Past this many, the rest are not read.
+constexpr std::size_t kMaxBlockStacks = 256;
+
+void read_mounts(const Root& root, const GdsReadOptions& o, GdsState& g) {
+  FileRead r = root.read("/proc/mounts", 8u << 20);
+  if (r.status == FileRead::Status::Missing && root.exists("/proc/self/mounts"))
+    r = root.read("/proc/self/mounts", 8u << 20);
+  if (!r.ok()) {
+    g.mounts_problem = r.reason();
+    return;
+  }
+  g.mounts = parse_mounts(r.content);
+  for (const auto& m : g.mounts->mounts) {
+    if (g.block_stacks.count(m.device) || g.block_stacks.size() >= kMaxBlockStacks) continue;
+    if (auto name = block_device_name(root, m.device)) g.block_stacks[m.device] = read_block_device(root, *name);
+  }
+  if (!o.path.empty()) g.path = root.resolve(o.path).value_or(o.path);
+}
+
 }  // namespace
 
 std::vector<NvidiaFsBackend> parse_nvidia_fs_modules(const std::string& text) {
@@ -87,6 +107,8 @@ GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
   if (FileRead bridges = root.read("/proc/driver/nvidia-fs/bridges", 64 * 1024); bridges.ok())
     g.acs_bridges = lines_of(bridges.content);
   read_cufile(root, options, g);
+  read_mounts(root, options, g);
+  g.peermem_loaded = root.is_dir("/sys/module/nvidia_peermem");
   return g;
 }
 

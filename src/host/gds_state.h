@@ -8,11 +8,14 @@
 // says "not captured" (host/capture_extent.h), never "absent".
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "host/block_stack.h"
 #include "host/host_state.h"
+#include "host/mounts.h"
 #include "host/root.h"
 
 namespace gdrcheck {
@@ -42,12 +45,25 @@ struct GdsState {
   std::optional<std::string> cufile_path;
   std::optional<std::string> cufile_text;
   std::string cufile_problem;  // the file exists but could not be read
+  // The mount table (/proc/mounts) and, per block device a mount names,
+  // what it is made of. nullopt mounts: not readable (mounts_problem).
+  std::optional<MountTable> mounts;
+  std::string mounts_problem;
+  std::map<std::string, BlockDevice> block_stacks;  // by the mount's device field ("/dev/md0")
+  // nvidia-peermem: user-space RDMA file systems (WekaFS, GPFS) need it
+  // unless cufile.json says rdma_peer_type "dmabuf".
+  bool peermem_loaded = false;
+  // --path as resolved inside the root; "" when not given.
+  std::string path;
 };
 
 struct GdsReadOptions {
   // CUFILE_ENV_PATH_JSON as the job would have it (this machine's
   // environment, or --env); a path inside the root.
   std::optional<std::string> cufile_env_path;
+  // --path DIR: the data directory whose mount is judged (inside the root;
+  // it must exist there).
+  std::string path;
 };
 
 // "nvme: 2.28.4\nnvme_rdma: 2.28.4\n" → backends; lines without ':' are skipped.
