@@ -21,7 +21,8 @@ class GdsCli : public ::testing::Test {
   void SetUp() override {
     root_ = fs::temp_directory_path() / ("gdrcheck-gds-cli-" + std::to_string(::getpid()) + "-" +
                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    for (const char* d : {"sys/module", "proc/driver", "sys/bus/pci/devices", "etc"}) fs::create_directories(root_ / d);
+    for (const char* d : {"sys/module", "proc/driver", "sys/bus/pci/devices", "sys/class/nvme", "etc"})
+      fs::create_directories(root_ / d);
     write("/proc/sys/kernel/hostname", "gds01\n");
     write("/sys/bus/pci/devices/0000:1b:00.0/vendor", "0x10de\n");  // an H100
     write("/sys/bus/pci/devices/0000:1b:00.0/class", "0x030200\n");

@@ -112,23 +112,20 @@ Finding merge_rootless(const std::vector<Finding>& each) {
 
 }  // namespace
 
-std::vector<Finding> check_acs(const NodeEvidence& e) {
+std::vector<Finding> check_acs_between(const NodeEvidence& e, const std::vector<EndpointPair>& pairs) {
   if (e.topology.tree != TreeStyle::Ports) return {};
   bool grace = grace_platform(e.topology);
   std::vector<int> order;
   std::map<int, std::string> pairs_of;
   std::map<int, std::vector<std::string>> affects;
-  for (const auto& p : e.predictions) {
-    const Endpoint* g = e.topology.find(p.gpu);
-    if (!g || p.nics.empty() || g->node < 0) continue;
-    const Endpoint* n = e.topology.find(p.nics.front());
-    if (!n || n->node < 0) continue;
-    for (int b : bridges_between(e.topology, g->node, n->node)) {
-      if (!pairs_of.count(b)) order.push_back(b);
-      std::string& s = pairs_of[b];
-      s += (s.empty() ? "" : ", ") + g->id + "-" + n->name;
-      affects[b].push_back(g->id);
-      affects[b].push_back(n->name);
+  for (const auto& [a, b] : pairs) {
+    if (!a || !b || a->node < 0 || b->node < 0) continue;
+    for (int bridge : bridges_between(e.topology, a->node, b->node)) {
+      if (!pairs_of.count(bridge)) order.push_back(bridge);
+      std::string& s = pairs_of[bridge];
+      s += (s.empty() ? "" : ", ") + endpoint_label(*a) + "-" + endpoint_label(*b);
+      affects[bridge].push_back(a->role == DeviceRole::Gpu ? a->id : endpoint_label(*a));
+      affects[bridge].push_back(endpoint_label(*b));
     }
   }
   std::vector<Finding> out;
@@ -144,6 +141,18 @@ std::vector<Finding> check_acs(const NodeEvidence& e) {
     out.push_back(std::move(f));
   }
   if (all_rootless) out = {merge_rootless(out)};
+  return out;
+}
+
+std::vector<Finding> check_acs(const NodeEvidence& e) {
+  if (e.topology.tree != TreeStyle::Ports) return {};
+  std::vector<EndpointPair> pairs;
+  for (const auto& p : e.predictions) {
+    const Endpoint* g = e.topology.find(p.gpu);
+    if (!g || p.nics.empty()) continue;
+    pairs.push_back({g, e.topology.find(p.nics.front())});
+  }
+  auto out = check_acs_between(e, pairs);
   auto unproven = unproven_paths(e.topology);
   out.insert(out.end(), unproven.begin(), unproven.end());
   return out;

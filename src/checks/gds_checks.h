@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checks/finding.h"
+#include "checks/node_evidence.h"
 #include "evidence/cufile_config.h"
 #include "host/gds_state.h"
 
@@ -35,5 +36,13 @@ std::vector<Finding> check_gds_cufile(const GdsState& g, const std::optional<Cuf
 // judged, and a mount where I/O fails because compat mode is off is
 // CRITICAL; without it, GDS-capable storage is judged and the rest listed.
 std::vector<Finding> check_gds_mounts(const GdsState& g, const std::optional<CufileConfig>& config);
+
+// Each local NVMe drive against the GPUs: the GPUs with the shortest PCIe
+// path (the ones it should feed) and the path class — under a switch OK,
+// through the root complex OK (slower), across sockets WARNING — then ACS
+// on those paths and the drive's IOMMU group and PCIe link, judged as the
+// node checks judge GPUs and NICs (ids gds.acs, gds.iommu, gds.link). `e`
+// is the node's topology and host state (no NCCL prediction is used).
+std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& g);
 
 }  // namespace gdrcheck

@@ -5,7 +5,7 @@
 
 namespace gdrcheck {
 
-GdsReport build_gds_report(const GdsState& g, const std::string& host) {
+GdsReport build_gds_report(const GdsState& g, const std::string& host, const NodeEvidence* node) {
   GdsReport r;
   r.host = host;
   r.root = g.root;
@@ -27,6 +27,10 @@ GdsReport build_gds_report(const GdsState& g, const std::string& host) {
   r.findings.insert(r.findings.end(), cufile.begin(), cufile.end());
   auto mounts = check_gds_mounts(g, config);
   r.findings.insert(r.findings.end(), mounts.begin(), mounts.end());
+  if (node) {
+    auto placement = check_gds_placement(*node, g);
+    r.findings.insert(r.findings.end(), placement.begin(), placement.end());
+  }
   r.status = worst_status(r.findings);
   return r;
 }

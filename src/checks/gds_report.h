@@ -1,5 +1,6 @@
 // `gdrcheck gds`: the GPUDirect Storage report of one host — the driver
-// route and the cuFile configuration so far (checks/gds_checks.h); the
+// route, the cuFile configuration, the mounts and the drives' placement
+// (checks/gds_checks.h); the
 // worst finding is the host's status. Pure: the caller reads the host.
 #pragma once
 
@@ -19,6 +20,10 @@ struct GdsReport {
   std::vector<Finding> findings;
 };
 
-GdsReport build_gds_report(const GdsState& g, const std::string& host);
+struct NodeEvidence;
+
+// `node`: the host's topology and state for drive placement (gds.placement,
+// gds.acs, gds.iommu, gds.link); without it those are not judged.
+GdsReport build_gds_report(const GdsState& g, const std::string& host, const NodeEvidence* node = nullptr);
 
 }  // namespace gdrcheck

@@ -62,7 +62,7 @@ Finding from_cmdline(const NodeEvidence& e, const std::string& subject) {
 }
 
 Finding one_device(const NodeEvidence& e, const Endpoint& d, const PciFunctionState& f) {
-  std::string subject = d.role == DeviceRole::Nic ? d.name : d.id;
+  std::string subject = endpoint_label(d);
   if (!f.iommu_group) return from_cmdline(e, subject);
   std::vector<std::string> ev{"iommu_group " + std::to_string(*f.iommu_group), f.iommu_group_type.evidence()};
   if (!f.iommu_group_type.known()) return from_cmdline(e, subject);
@@ -91,11 +91,18 @@ std::vector<Finding> check_iommu(const NodeEvidence& e) {
     if (e.has_gpus()) out.push_back(from_cmdline(e, "host"));
     return out;
   }
+  std::vector<const Endpoint*> devices;
   for (DeviceRole role : {DeviceRole::Gpu, DeviceRole::Nic})
-    for (const Endpoint* d : e.topology.with_role(role)) {
-      const PciFunctionState* f = e.function(*d);
-      if (f) out.push_back(one_device(e, *d, *f));
-    }
+    for (const Endpoint* d : e.topology.with_role(role)) devices.push_back(d);
+  return check_iommu_of(e, devices);
+}
+
+std::vector<Finding> check_iommu_of(const NodeEvidence& e, const std::vector<const Endpoint*>& devices) {
+  std::vector<Finding> out;
+  for (const Endpoint* d : devices) {
+    const PciFunctionState* f = e.function(*d);
+    if (f) out.push_back(one_device(e, *d, *f));
+  }
   return out;
 }
 

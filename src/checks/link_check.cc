@@ -72,7 +72,7 @@ double active_port_rate(const NodeEvidence& e, const Endpoint& nic) {
 std::string slot_limit(const NodeEvidence& e, const Endpoint& d, const LinkFacts& l);
 
 Finding endpoint_link(const NodeEvidence& e, const Endpoint& d, const PciFunctionState& f) {
-  std::string subject = d.role == DeviceRole::Nic ? d.name : d.id;
+  std::string subject = endpoint_label(d);
   LinkFacts l = facts_of(f);
   std::vector<std::string> ev = evidence_of(f);
   if (!l.any())
@@ -153,7 +153,7 @@ std::optional<Finding> uplink(const NodeEvidence& e, int node, const std::string
 // hwloc left the bridge out) has a switch uplink no finding judges: the
 // uplinks that were read must not stand for its whole path.
 Finding unproven_path(const Endpoint& d) {
-  return problem("link", d.role == DeviceRole::Nic ? d.name : d.id, Status::Unknown,
+  return problem("link", endpoint_label(d), Status::Unknown,
                  "links above it unknown: not every bridge between it and the root port could be read: " +
                      printable(d.path_unproven),
                  {printable(d.path_unproven)},
@@ -164,23 +164,29 @@ Finding unproven_path(const Endpoint& d) {
 }  // namespace
 
 std::vector<Finding> check_link(const NodeEvidence& e) {
+  std::vector<const Endpoint*> devices;
+  for (DeviceRole role : {DeviceRole::Gpu, DeviceRole::Nic})
+    for (const Endpoint* d : e.topology.with_role(role)) devices.push_back(d);
+  return check_link_of(e, devices);
+}
+
+std::vector<Finding> check_link_of(const NodeEvidence& e, const std::vector<const Endpoint*>& devices) {
   std::vector<Finding> out;
   std::map<int, std::string> uplinks;
   std::vector<int> order;
-  for (DeviceRole role : {DeviceRole::Gpu, DeviceRole::Nic})
-    for (const Endpoint* d : e.topology.with_role(role)) {
-      const PciFunctionState* f = e.function(*d);
-      if (!f || d->node < 0) continue;
-      if (d->role == DeviceRole::Nic && d->address && d->address->function != 0 && !f->virtual_function)
-        continue;  // one per NIC
-      out.push_back(endpoint_link(e, *d, *f));
-      if (!d->path_unproven.empty()) out.push_back(unproven_path(*d));
-      for (int b : e.topology.bridge_chain(d->node)) {
-        if (!uplinks.count(b)) order.push_back(b);
-        std::string& s = uplinks[b];
-        s += (s.empty() ? "" : ", ") + (d->role == DeviceRole::Nic ? d->name : d->id);
-      }
+  for (const Endpoint* d : devices) {
+    const PciFunctionState* f = e.function(*d);
+    if (!f || d->node < 0) continue;
+    if (d->role == DeviceRole::Nic && d->address && d->address->function != 0 && !f->virtual_function)
+      continue;  // one per NIC
+    out.push_back(endpoint_link(e, *d, *f));
+    if (!d->path_unproven.empty()) out.push_back(unproven_path(*d));
+    for (int b : e.topology.bridge_chain(d->node)) {
+      if (!uplinks.count(b)) order.push_back(b);
+      std::string& s = uplinks[b];
+      s += (s.empty() ? "" : ", ") + endpoint_label(*d);
     }
+  }
   for (int b : order)
     if (auto f = uplink(e, b, uplinks[b])) out.push_back(*f);
   return out;

@@ -24,4 +24,9 @@ bool NodeEvidence::has_gpus() const {
   return !topology.with_role(DeviceRole::Gpu).empty();
 }
 
+std::string endpoint_label(const Endpoint& d) {
+  if (d.role == DeviceRole::Gpu || d.name.empty()) return d.id;
+  return d.name;
+}
+
 }  // namespace gdrcheck

@@ -51,6 +51,20 @@ std::vector<Finding> check_iommu(const NodeEvidence& e);
 std::vector<Finding> check_link(const NodeEvidence& e);
 std::vector<Finding> check_nccl(const NodeEvidence& e);
 
+// The same judgements on other devices and pairs (GPUDirect Storage: GPU↔NVMe
+// and GPU↔storage NIC paths). Findings keep the node checks' ids.
+struct EndpointPair {
+  const Endpoint* a = nullptr;
+  const Endpoint* b = nullptr;
+};
+std::vector<Finding> check_acs_between(const NodeEvidence& e, const std::vector<EndpointPair>& pairs);
+std::vector<Finding> check_iommu_of(const NodeEvidence& e, const std::vector<const Endpoint*>& devices);
+std::vector<Finding> check_link_of(const NodeEvidence& e, const std::vector<const Endpoint*>& devices);
+
+// How findings name a device: a GPU by its id (GPU0), a NIC or drive by
+// its name (mlx5_0, nvme0), else its id.
+std::string endpoint_label(const Endpoint& d);
+
 // What kept GDR off for a GPU, in a few words (its first cause): "the NIC
 // is too far from the GPU for the GDR level" (nccl_check.cc).
 std::string gdr_cause_words(const GdrPrediction& p);

@@ -2,11 +2,13 @@
 // root): the nvidia-fs driver route and the cuFile configuration so far
 // (docs/gds.md says what is checked and what is still to come).
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "checks/gds_report.h"
+#include "checks/node_evidence.h"
 #include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -16,6 +18,9 @@
 #include "report/gds_text.h"
 #include "report/json_text.h"
 #include "snapshot/snapshot_root.h"
+#include "topology/input_error.h"
+#include "topology/path_matrix.h"
+#include "topology/topology_loader.h"
 
 namespace gdrcheck {
 namespace {
@@ -24,7 +29,22 @@ struct GdsCliOptions {
   std::string root = "/";
   bool json = false;
   std::vector<std::string> env;  // CUFILE_ENV_PATH_JSON=... as the job has it
+  std::string path;              // --path DIR: the data directory whose mount is judged
 };
+
+// --path inside the root: absolute (a relative path on this machine is
+// taken from the working directory), and it must exist there, or the user
+// meant another path.
+std::string data_path(const GdsCliOptions& o, const Root& root) {
+  if (o.path.empty()) return "";
+  std::string p = o.path;
+  if (p[0] != '/') {
+    if (!root.is_live()) throw InputError(o.path, "--path must be absolute inside the root " + root.dir());
+    p = std::filesystem::absolute(p).lexically_normal().string();
+  }
+  if (!root.exists(p)) throw InputError(o.path, root.is_live() ? "not found" : "not found in the root " + root.dir());
+  return p;
+}
 
 // CUFILE_ENV_PATH_JSON: --env first, else this process's environment when
 // checking this machine (a recorded root's job environment is not known).
@@ -42,14 +62,32 @@ GdsReadOptions read_options(const GdsCliOptions& o) {
   return r;
 }
 
+// The report, with the drives judged against the GPUs: the node's topology
+// and the host files of its PCI functions (ACS, IOMMU groups, links), read
+// as `node` reads them.
+GdsReport gds_report(const std::string& root, const GdsState& g) {
+  const std::string host = read_hostname(Root(root)).value.value_or("unknown");
+  if (g.nvidia_gpus && *g.nvidia_gpus == 0) return build_gds_report(g, host);  // gds.gpu says it all
+  Topology t = load_topology_root(root);
+  name_nvme_endpoints(t, g.nvme_controllers);
+  HostReadOptions ho;
+  ho.run_nvidia_smi = false;  // nothing here needs it
+  HostState h = read_host_state(Root(root), pci_functions(t), ho);
+  TopologyPaths paths = compute_paths(t);
+  const std::vector<GdrPrediction> no_predictions;
+  NodeEvidence e{t, paths, h, no_predictions, NcclVersion{}};
+  return build_gds_report(g, host, &e);
+}
+
 int run_gds(const GdsCliOptions& o) {
   return run_reporting_errors("gds", [&]() -> int {
     GdsReadOptions ro = read_options(o);
     std::optional<ExtractedRoot> unpacked;  // a snapshot tarball, unpacked for this run
     const std::string root = resolve_root_argument(o.root, unpacked);
     if (root != "/") require_recorded_root(root);
+    ro.path = data_path(o, Root(root));
     GdsState g = read_gds_state(Root(root), ro);
-    GdsReport r = build_gds_report(g, read_hostname(Root(root)).value.value_or("unknown"));
+    GdsReport r = gds_report(root, g);
     if (unpacked) r.root = o.root;
     if (o.json)
       std::cout << json_text(gds_json(r)) << "\n";
@@ -67,6 +105,7 @@ CommandRun add_gds_command(CLI::App& app) {
       "gds", "GPUDirect Storage: the nvidia-fs driver route and the cuFile configuration of this node (or a root)");
   cmd->add_option("--root", o->root, "directory (or snapshot .tar.gz) standing for /; default: this machine");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.gds/1)");
+  cmd->add_option("--path", o->path, "judge the mount that holds this data directory (inside the root)");
   cmd->add_option("--env", o->env, "CUFILE_ENV_PATH_JSON=PATH as the job has it (a path inside the root)");
   return [o] { return run_gds(*o); };
 }

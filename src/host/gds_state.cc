@@ -109,6 +109,8 @@ GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
   read_cufile(root, options, g);
   read_mounts(root, options, g);
   g.peermem_loaded = root.is_dir("/sys/module/nvidia_peermem");
+  g.nvme_class_readable = root.is_dir("/sys/class");
+  g.nvme_controllers = read_nvme_controllers(root);
   return g;
 }
 

@@ -16,6 +16,7 @@
 #include "host/block_stack.h"
 #include "host/host_state.h"
 #include "host/mounts.h"
+#include "host/nvme_controllers.h"
 #include "host/root.h"
 
 namespace gdrcheck {
@@ -53,6 +54,10 @@ struct GdsState {
   // nvidia-peermem: user-space RDMA file systems (WekaFS, GPFS) need it
   // unless cufile.json says rdma_peer_type "dmabuf".
   bool peermem_loaded = false;
+  // Local and remote NVMe controllers (/sys/class/nvme); whether the root
+  // shows /sys/class at all (a root without it cannot say "no drives").
+  std::vector<NvmeController> nvme_controllers;
+  bool nvme_class_readable = false;
   // --path as resolved inside the root; "" when not given.
   std::string path;
 };

@@ -68,6 +68,22 @@ void add_devices(std::vector<CaptureRule>& r) {
   add_names(r, "sys/devices/pci*/**", {"nvme/*/*/dev", "nvme/*/*/size", "block/*/dev", "block/*/size"});
 }
 
+// GPUDirect Storage as gds_state.cc reads it: nvidia-fs, the cuFile
+// configuration in its fixed places, the mount table (on this machine
+// snapshot.cc stores /proc/self/mounts there: /proc/mounts is a link into
+// the capturing process) and the block stacks and NVMe controllers below
+// the mounts.
+void add_gds(std::vector<CaptureRule>& r) {
+  add_paths(r, {"proc/driver/nvidia-fs", "proc/driver/nvidia-fs/*", "sys/module/nvidia_fs/parameters/*",
+                "etc/cufile.json", "usr/local/cuda/gds/cufile.json", "sys/class/nvme", "sys/class/nvme/*",
+                "sys/class/nvme-subsystem", "sys/class/nvme-subsystem/*", "sys/class/nvme-subsystem/*/*"});
+  add_paths(r, {"proc/mounts"}, kLarge);
+  add_names(r, "sys/devices/pci*/**/nvme/*", {"transport", "model", "address", "device", "*/device"});
+  add_names(r, "sys/devices/pci*/**", {"partition"});
+  add_names(r, "sys/devices/virtual/block/*",
+            {"md/level", "dm/name", "dm/uuid", "slaves/*", "loop/backing_file", "*/partition"});
+}
+
 // CPUs and NUMA nodes as hwloc reads them.
 void add_cpus(std::vector<CaptureRule>& r) {
   add_names(r, "sys/devices/system/cpu",
@@ -162,6 +178,7 @@ const std::vector<CaptureRule>& capture_rules() {
     add_devices(r);
     add_cpus(r);
     add_nccl(r);
+    add_gds(r);
     return r;
   }();
   return rules;

@@ -191,6 +191,10 @@ void add_captured_file(RootCapture& capture, const std::string& path, std::strin
   capture.missing.erase(std::remove_if(capture.missing.begin(), capture.missing.end(),
                                        [&](const MissingEntry& m) { return m.path == "/" + path; }),
                         capture.missing.end());
+  // It stands for what the walk kept there (a link into /proc/self).
+  capture.entries.erase(std::remove_if(capture.entries.begin(), capture.entries.end(),
+                                       [&](const CapturedEntry& e) { return e.path == path; }),
+                        capture.entries.end());
   capture.entries.push_back({path, CapturedEntry::Type::File, std::move(data), false});
   std::sort(capture.entries.begin(), capture.entries.end(), by_path);
 }

@@ -47,9 +47,18 @@ void add_nvidia_smi(RootCapture& c, const SnapshotOptions& o) {
   }
 }
 
+// /proc/mounts is a link to the reading process's table: on this machine
+// the table itself is stored in its place (gdrcheck gds reads it).
+void add_mount_table(RootCapture& c, const SnapshotOptions& o) {
+  if (o.root != "/") return;
+  FileRead r = Root("/").read("/proc/self/mounts", 4u << 20);
+  if (r.ok()) add_captured_file(c, "proc/mounts", r.content);
+}
+
 SnapshotSummary capture_into(int fd, const SnapshotOptions& o) {
   RootCapture c = capture_root(o.root);
   add_nvidia_smi(c, o);
+  add_mount_table(c, o);
   auto manifest =
       snapshot_manifest(c, std::chrono::system_clock::now(), root_hostname(Root(o.root)), ::geteuid(), o.root);
   write_snapshot_tarball(fd, json_text(manifest) + "\n", c);

@@ -1,0 +1,122 @@
+// `gdrcheck gds` on roots built from tests/data/nodes/gds-server.json and
+// its variants: each case the GDS checks must tell apart, end to end
+// through the real binary (docs/fixtures.md lists the variants).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "recorded_fixtures.h"
+#include "run_binary.h"
+
+namespace gdrcheck {
+namespace {
+
+using nlohmann::json;
+using testing::node_root;
+using testing::run_gdrcheck;
+
+json gds_json(const std::vector<std::string>& variants, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args{"gds", "--json", "--root", node_root("gds-server", variants)};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = run_gdrcheck(args);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  return json::parse(r.out);
+}
+
+// The one finding of `check` about `subject`; null json when none.
+json finding(const json& report, const std::string& check, const std::string& subject) {
+  for (const auto& f : report["findings"])
+    if (f["check"] == check && f["subject"] == subject) return f;
+  return json();
+}
+
+TEST(GdsFixture, DrivesBelowTheGpusSwitchesOnMdRaid0AreAllOk) {
+  json j = gds_json({});
+  EXPECT_EQ(j["status"], "OK") << j.dump(1);
+  json nvme0 = finding(j, "gds.placement", "nvme0");
+  ASSERT_FALSE(nvme0.is_null()) << j.dump(1);
+  EXPECT_EQ(nvme0["status"], "OK");
+  EXPECT_NE(nvme0["summary"].get<std::string>().find("shares a PCIe switch with GPU0 (PIX)"), std::string::npos)
+      << nvme0["summary"];
+  EXPECT_NE(finding(j, "gds.placement", "nvme1")["summary"].get<std::string>().find("GPU1 (PIX)"), std::string::npos);
+  json raid = finding(j, "gds.mount", "/raid");
+  ASSERT_FALSE(raid.is_null());
+  EXPECT_EQ(raid["status"], "OK");
+  EXPECT_NE(raid["summary"].get<std::string>().find("md RAID raid0"), std::string::npos) << raid["summary"];
+  // The node checks' judgements on the drives' paths, in the gds family.
+  EXPECT_EQ(finding(j, "gds.iommu", "nvme0")["status"], "OK");
+  EXPECT_EQ(finding(j, "gds.link", "nvme0")["status"], "OK");
+  bool acs = false;
+  for (const auto& f : j["findings"]) acs |= f["check"] == "gds.acs";
+  EXPECT_TRUE(acs) << "the switch ports between each GPU and its drive are judged";
+}
+
+TEST(GdsFixture, ADriveOnTheOtherSocketIsAWarning) {
+  json j = gds_json({"nvme-other-socket"});
+  json nvme2 = finding(j, "gds.placement", "nvme2");
+  ASSERT_FALSE(nvme2.is_null()) << j.dump(1);
+  EXPECT_EQ(nvme2["status"], "WARNING");
+  EXPECT_NE(nvme2["summary"].get<std::string>().find("SYS"), std::string::npos);
+  EXPECT_EQ(j["status"], "WARNING");
+}
+
+TEST(GdsFixture, NvidiaFsMissingLeavesTheRaidWithoutARoute) {
+  json j = gds_json({"nvidia-fs-missing"});
+  EXPECT_EQ(finding(j, "gds.driver", "host")["status"], "WARNING");
+  json raid = finding(j, "gds.mount", "/raid");
+  EXPECT_EQ(raid["status"], "WARNING");
+  EXPECT_NE(raid["summary"].get<std::string>().find("nvidia-fs is not loaded"), std::string::npos);
+}
+
+TEST(GdsFixture, TheP2pdmaRouteServesXfsOnNvmeWithoutNvidiaFs) {
+  json j = gds_json({"p2pdma-route"});
+  json data = finding(j, "gds.mount", "/data");
+  EXPECT_EQ(data["status"], "OK") << data.dump(1);
+  EXPECT_EQ(finding(j, "gds.cufile", "p2pdma")["status"], "OK");  // both keys set
+}
+
+TEST(GdsFixture, ForcedCompatModeIsCritical) {
+  json j = gds_json({"compat-forced"});
+  EXPECT_EQ(finding(j, "gds.cufile", "compat")["status"], "CRITICAL");
+  EXPECT_EQ(j["status"], "CRITICAL");
+}
+
+TEST(GdsFixture, ACufileWithCommentsAndASyntaxErrorIsNamedWithItsLine) {
+  json j = gds_json({"cufile-syntax-error"});
+  bool named = false;
+  for (const auto& f : j["findings"])
+    if (f["check"] == "gds.cufile" && f["status"] == "WARNING")
+      named |= f["summary"].get<std::string>().find("line 6") != std::string::npos ||
+               f.dump().find("line 6") != std::string::npos;
+  EXPECT_TRUE(named) << j.dump(1);
+}
+
+TEST(GdsFixture, Ext4WithoutExplicitOrderedAndLvmBreakTheDirectPath) {
+  json ext4 = finding(gds_json({"ext4-implicit-ordered"}), "gds.mount", "/raid");
+  EXPECT_EQ(ext4["status"], "WARNING");
+  EXPECT_NE(ext4["summary"].get<std::string>().find("data=ordered"), std::string::npos);
+  json lvm = finding(gds_json({"lvm-volume"}), "gds.mount", "/raid");
+  EXPECT_EQ(lvm["status"], "WARNING");
+  EXPECT_NE(lvm["summary"].get<std::string>().find("LVM logical volume"), std::string::npos) << lvm.dump(1);
+}
+
+TEST(GdsFixture, ALustreMountGoesDirectOverLnet) {
+  json j = gds_json({"lustre-mount"});
+  json lustre = finding(j, "gds.mount", "/lustre");
+  EXPECT_EQ(lustre["status"], "OK") << j.dump(1);
+  EXPECT_NE(lustre["summary"].get<std::string>().find("Lustre over LNet"), std::string::npos);
+}
+
+TEST(GdsFixture, PathJudgesTheMountThatHoldsIt) {
+  json j = gds_json({}, {"--path", "/raid/imagenet"});
+  json raid = finding(j, "gds.mount", "/raid");
+  EXPECT_EQ(raid["status"], "OK");
+  EXPECT_EQ(raid["summary"].get<std::string>().rfind("/raid/imagenet: ", 0), 0u) << raid["summary"];
+  EXPECT_TRUE(finding(j, "gds.mount", "other mounts").is_null());  // only the mount holding the path
+  auto missing = run_gdrcheck({"gds", "--root", node_root("gds-server"), "--path", "/nonexistent"});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_NE(missing.err.find("/nonexistent: not found in the root"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace gdrcheck
