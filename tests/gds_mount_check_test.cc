@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "checks/gds_checks.h"
+#include "recorded_fixtures.h"
 
 namespace gdrcheck {
 namespace {
@@ -167,6 +168,38 @@ TEST(GdsMountCheck, MountNamesFromDataNeverReachTheTextRaw) {
     EXPECT_EQ(x.summary.find('\x1b'), std::string::npos);
     for (const auto& e : x.evidence) EXPECT_EQ(e.find('\x1b'), std::string::npos);
   }
+}
+
+// Real tables users posted (tests/data/gds/mounts/PROVENANCE.md).
+TEST(GdsMountCheck, RealPostedTables) {
+  GdsState g = with_mounts(testing::read_test_data("gds/mounts/md0-raid-nfs4-home-elided-options.mounts"));
+  BlockDevice md = stacked("md0", BlockDevice::Kind::Md, {nvme("nvme0n1"), nvme("nvme1n1")});
+  md.level = "raid0";
+  g.block_stacks["/dev/md0"] = md;
+  auto f = check_gds_mounts(g, std::nullopt);
+  ASSERT_NE(of(f, "/raid"), nullptr);
+  EXPECT_EQ(of(f, "/raid")->status, Status::Warning);  // ext4, data=ordered not stated
+  EXPECT_NE(of(f, "/raid")->evidence[0].find("/proc/mounts line 2: /dev/md0 /raid ext4"), std::string::npos);
+  EXPECT_NE(of(f, "other mounts")->summary.find("/home (nfs4)"), std::string::npos);
+
+  g = with_mounts(testing::read_test_data("gds/mounts/nfs4-rdma-proxmox-eseries-blog.mounts"));
+  g.backends->push_back({"rpcrdma", "2.17.5"});
+  f = check_gds_mounts(g, std::nullopt);
+  ASSERT_NE(of(f, "/mnt/r1_4096_128"), nullptr);
+  EXPECT_EQ(of(f, "/mnt/r1_4096_128")->status, Status::Ok);
+  EXPECT_NE(of(f, "/mnt/r1_4096_128")->summary.find("NFS over RDMA"), std::string::npos);
+
+  g = with_mounts(testing::read_test_data("gds/mounts/fixture-wekafs-container-name.mounts"));
+  g.peermem_loaded = true;
+  f = check_gds_mounts(g, std::nullopt);
+  ASSERT_NE(of(f, "/mnt/weka"), nullptr);
+  EXPECT_EQ(of(f, "/mnt/weka")->status, Status::Ok);
+  EXPECT_NE(of(f, "other mounts")->summary.find("/run/weka-fs-mounts/"), std::string::npos);
+
+  g = with_mounts(testing::read_test_data("gds/mounts/mount-output-gds-benchmarking-guide-nfs3-rdma.txt"));
+  f = check_gds_mounts(g, std::nullopt);
+  EXPECT_EQ(f.size(), 4u);
+  for (const auto& x : f) EXPECT_NE(x.summary.find("rpcrdma did not register"), std::string::npos) << x.summary;
 }
 
 }  // namespace

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -40,6 +44,56 @@ TEST(Mounts, TheDeepestMountOnTopHoldsAPath) {
   EXPECT_EQ(mount_holding(t, "/raidy")->device, "/dev/vda");                    // not below /raid
   EXPECT_EQ(mount_holding(t, "/raidx")->device, "/dev/nvme1n1");
   EXPECT_EQ(mount_holding(parse_mounts(""), "/x"), nullptr);
+}
+
+TEST(Mounts, ReadsMountListingsUsersPasteInstead) {
+  MountTable t = parse_mounts(
+      "10.0.0.10@tcp:/exacloud on /mnt/exa cloud type lustre (rw,seclabel,flock,user_xattr,lazystatfs,encrypt)\n"
+      "not a mount on /x type\n");
+  ASSERT_EQ(t.mounts.size(), 1u);
+  EXPECT_EQ(t.mounts[0].device, "10.0.0.10@tcp:/exacloud");
+  EXPECT_EQ(t.mounts[0].mountpoint, "/mnt/exa cloud");
+  EXPECT_EQ(t.mounts[0].fstype, "lustre");
+  EXPECT_TRUE(t.mounts[0].has_option("flock"));
+  EXPECT_EQ(t.skipped, 1u);
+}
+
+// Real tables and listings users posted (tests/data/gds/mounts/PROVENANCE.md).
+TEST(Mounts, RealPostedTablesAndListings) {
+  MountTable nfs = parse_mounts(testing::read_test_data("gds/mounts/nfs4-rdma-proxmox-eseries-blog.mounts"));
+  ASSERT_EQ(nfs.mounts.size(), 1u);
+  EXPECT_EQ(nfs.mounts[0].fstype, "nfs4");
+  EXPECT_EQ(nfs.mounts[0].option("proto"), "rdma");
+  EXPECT_EQ(nfs.mounts[0].option("port"), "20049");
+
+  MountTable raid = parse_mounts(testing::read_test_data("gds/mounts/md0-raid-nfs4-home-elided-options.mounts"));
+  ASSERT_EQ(raid.mounts.size(), 2u);
+  EXPECT_EQ(raid.mounts[1].device, "/dev/md0");
+  EXPECT_FALSE(raid.mounts[1].has_option("data=ordered"));  // a real /raid without it stated
+  EXPECT_TRUE(raid.mounts[0].has_option("..."));            // the poster's elision, kept as an option
+
+  MountTable weka = parse_mounts(testing::read_test_data("gds/mounts/fixture-wekafs-container-name.mounts"));
+  EXPECT_EQ(weka.skipped, 0u);
+  EXPECT_EQ(weka.mounts.at(0).device, "dev/sdc1");  // as the fixture has it: the device field is not judged here
+  EXPECT_EQ(std::count_if(weka.mounts.begin(), weka.mounts.end(), [](const Mount& m) { return m.fstype == "wekafs"; }),
+            6);
+
+  MountTable beegfs = parse_mounts(testing::read_test_data("gds/mounts/fixture-beegfs-cfgfile.mounts"));
+  ASSERT_EQ(beegfs.mounts.size(), 6u);  // a line ending in two tabs is still six fields
+  EXPECT_EQ(beegfs.mounts[5].option("cfgFile"), "/etc/beegfs/2beegfs-client.conf");
+
+  MountTable lvm = parse_mounts(testing::read_test_data("gds/mounts/lvm-mapper-btrfs-node-exporter-20.mounts"));
+  EXPECT_EQ(lvm.mounts.at(0).device, "/dev/mapper/ubuntu--vg-docker");
+
+  MountTable guide =
+      parse_mounts(testing::read_test_data("gds/mounts/mount-output-gds-benchmarking-guide-nfs3-rdma.txt"));
+  ASSERT_EQ(guide.mounts.size(), 4u);
+  EXPECT_EQ(guide.mounts[3].mountpoint, "/mnt/nfs/ib8/data/1");
+  EXPECT_EQ(guide.mounts[3].option("proto"), "rdma");
+
+  MountTable azure = parse_mounts(testing::read_test_data("gds/mounts/mount-output-lustre-azure-csi-pod-volume.txt"));
+  ASSERT_EQ(azure.mounts.size(), 2u);
+  EXPECT_EQ(azure.mounts[0].fstype, "lustre");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "host/mounts.h"
 
+#include <optional>
 #include <sstream>
 
 namespace gdrcheck {
@@ -46,6 +47,25 @@ bool holds(const std::string& mountpoint, const std::string& path) {
   return path.size() == mountpoint.size() || path[mountpoint.size()] == '/';
 }
 
+// mount(8)'s listing, which users paste instead: "DEV on DIR type FS (OPTS)".
+// DIR is printed unescaped, so it is what lies between " on " and the last
+// " type ".
+std::optional<Mount> mount_listing_line(const std::string& line) {
+  auto on = line.find(" on /");
+  auto type = line.rfind(" type ");
+  if (on == std::string::npos || type == std::string::npos || type <= on || line.back() != ')') return std::nullopt;
+  auto open = line.find(" (", type);
+  if (open == std::string::npos || on == 0) return std::nullopt;
+  Mount m;
+  m.device = line.substr(0, on);
+  m.mountpoint = line.substr(on + 4, type - on - 4);
+  m.fstype = line.substr(type + 6, open - type - 6);
+  m.options = split(line.substr(open + 2, line.size() - open - 3), ',');
+  if (m.device.find(' ') != std::string::npos || m.fstype.empty() || m.fstype.find(' ') != std::string::npos)
+    return std::nullopt;
+  return m;
+}
+
 }  // namespace
 
 bool Mount::has_option(const std::string& name) const {
@@ -71,6 +91,11 @@ MountTable parse_mounts(const std::string& text) {
     std::vector<std::string> f;
     for (std::string x; fields >> x && f.size() < 7;) f.push_back(x);
     if (f.empty()) continue;
+    if (auto listed = mount_listing_line(line); listed && t.mounts.size() < kMaxMounts) {
+      listed->line = number;
+      t.mounts.push_back(std::move(*listed));
+      continue;
+    }
     if (f.size() != 6 || f[1].empty() || f[1][0] != '/' || t.mounts.size() >= kMaxMounts) {
       ++t.skipped;
       continue;

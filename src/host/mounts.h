@@ -1,8 +1,9 @@
 // The mount table as the kernel prints it (/proc/mounts, /proc/self/mounts:
 // "device mountpoint fstype options dump pass"), and the mount that holds a
 // path. Fields escape space, tab, newline and backslash as octal (\040);
-// they are unescaped here. The table comes from the node (or a recorded
-// root): lines that are not six fields are skipped and counted, never
+// they are unescaped here. mount(8)'s listing ("DEV on DIR type FS (OPTS)"),
+// which users paste instead, is read too. The table comes from the node
+// (or a recorded root): other lines are skipped and counted, never
 // guessed at.
 #pragma once
 
