@@ -118,5 +118,29 @@ TEST(GdsFixture, PathJudgesTheMountThatHoldsIt) {
   EXPECT_NE(missing.err.find("/nonexistent: not found in the root"), std::string::npos) << missing.err;
 }
 
+TEST(GdsFixture, NodeGdsAddsTheSameFindingsToTheNodeReport) {
+  const std::string root = node_root("gds-server", {"compat-forced"});
+  auto plain = run_gdrcheck({"node", "--json", "--root", root});
+  json without = json::parse(plain.out);
+  for (const auto& f : without["findings"])
+    EXPECT_NE(f["check"].get<std::string>().rfind("gds.", 0), 0u) << "gds findings only with --gds";
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+  auto with_gds = run_gdrcheck({"node", "--json", "--gds", "--root", root});
+  json j = json::parse(with_gds.out);
+  EXPECT_EQ(with_gds.exit_code, 2);  // forced compat mode is CRITICAL in the node report too
+  EXPECT_EQ(finding(j, "gds.cufile", "compat")["status"], "CRITICAL");
+  EXPECT_EQ(finding(j, "gds.placement", "nvme0")["status"], "OK");
+  EXPECT_TRUE(finding(j, "gds.gpu", "host").is_null());
+  // The findings are those of `gdrcheck gds` on the same root.
+  json gds = gds_json({"compat-forced"});
+  for (const auto& f : gds["findings"]) {
+    json in_node = finding(j, f["check"], f["subject"]);
+    in_node.erase("affects");  // the node report also names the GPUs and drives a bridge is on
+    EXPECT_EQ(in_node, f) << f.dump();
+  }
+  auto refused = run_gdrcheck({"node", "--gds", "--topo", testing::test_data("pairs/PROVENANCE.md")});
+  EXPECT_EQ(refused.exit_code, 64) << refused.err;
+}
+
 }  // namespace
 }  // namespace gdrcheck

@@ -44,6 +44,26 @@ const std::vector<CheckInfo>& check_catalog() {
        "node --topo only: the host facts a topology file lacks (peer memory, ports, ACS, IOMMU, links, driver), "
        "stated with --assume or UNKNOWN",
        {kOk, kCritical, kUnknown}},
+      // node --gds (and gdrcheck gds): GPUDirect Storage.
+      {"gds.driver",
+       "node --gds: the nvidia-fs module, the storage drivers registered with it, bridges it found with ACS",
+       {kOk, kWarning, kUnknown}},
+      {"gds.cufile",
+       "node --gds: the cuFile configuration libcufile reads: compat mode, P2PDMA routes, denylists, syntax",
+       {kOk, kWarning, kCritical, kUnknown}},
+      {"gds.mount",
+       "node --gds: the file systems holding data: type, options, block stack (LVM, md, dm-crypt) and route",
+       {kOk, kWarning, kCritical, kUnknown}},
+      {"gds.placement", "node --gds: each local NVMe drive's PCIe path to its nearest GPUs", {kOk, kWarning, kUnknown}},
+      {"gds.acs",
+       "node --gds: ACS on every bridge between each NVMe drive and its nearest GPUs",
+       {kOk, kCritical, kUnknown}},
+      {"gds.iommu",
+       "node --gds: whether the IOMMU translates the NVMe drives' DMA",
+       {kOk, kWarning, kCritical, kUnknown}},
+      {"gds.link",
+       "node --gds: PCIe link width and speed of the NVMe drives and the switch uplinks above them",
+       {kOk, kWarning, kCritical, kUnknown}},
   };
   return catalog;
 }

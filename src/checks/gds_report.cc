@@ -35,4 +35,12 @@ GdsReport build_gds_report(const GdsState& g, const std::string& host, const Nod
   return r;
 }
 
+std::vector<Finding> gds_findings_for_node(const GdsState& g, const NodeEvidence& node) {
+  GdsReport r = build_gds_report(g, "", &node);
+  std::vector<Finding> out;
+  for (auto& f : r.findings)
+    if (f.check != "gds.gpu") out.push_back(std::move(f));  // the node's gpu check says it
+  return out;
+}
+
 }  // namespace gdrcheck

@@ -26,4 +26,8 @@ struct NodeEvidence;
 // gds.acs, gds.iommu, gds.link); without it those are not judged.
 GdsReport build_gds_report(const GdsState& g, const std::string& host, const NodeEvidence* node = nullptr);
 
+// node --gds: the same findings for the node report (without gds.gpu: the
+// node's own gpu check speaks of GPUs).
+std::vector<Finding> gds_findings_for_node(const GdsState& g, const NodeEvidence& node);
+
 }  // namespace gdrcheck

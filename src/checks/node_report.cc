@@ -1,5 +1,7 @@
 #include "checks/node_report.h"
 
+#include "checks/gds_report.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -257,6 +259,7 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
   r.nccl_topology_unloadable = use.unloadable;
   for (const auto& other : plan.others)
     r.nccl_alternatives.push_back({other, predict(r.topology, host, facts, options, other.rules, nullptr)});
+  if (options.gds) name_nvme_endpoints(r.topology, options.gds->nvme_controllers);
   NodeEvidence e{r.topology,
                  r.paths,
                  host,
@@ -269,6 +272,10 @@ NodeReport build_node_report(Topology topology, const HostState& host, const Nod
                  r.nccl_topology_unloadable,
                  options.topology_file_only.has_value()};
   r.findings = run_checks(e);
+  if (options.gds) {
+    auto gds = gds_findings_for_node(*options.gds, e);
+    r.findings.insert(r.findings.end(), gds.begin(), gds.end());
+  }
   if (options.topology_file_only)
     r.findings.insert(r.findings.begin(), topology_file_host_finding(*options.topology_file_only, r.topology.source));
   if (options.manifest) {

@@ -12,6 +12,7 @@
 #include "checks/host_assumptions.h"
 #include "checks/plan_step.h"
 #include "checks/policy.h"
+#include "host/gds_state.h"
 #include "host/host_state.h"
 #include "nccl/gdr_predict.h"
 #include "nccl/version_choice.h"
@@ -31,6 +32,9 @@ struct NodeOptions {
   // of live host facts give way to one `host` finding, and these are what
   // the planner stated (checks/host_assumptions.h).
   std::optional<HostAssumptions> topology_file_only;
+  // node --gds: the host's GPUDirect Storage state; its findings (gds.*)
+  // join the node's, judged on the same topology and host state.
+  const GdsState* gds = nullptr;
 };
 
 struct PairVerdict {

@@ -22,6 +22,7 @@
 #include "cli/nccl_version_option.h"
 #include "cli/output_format.h"
 #include "cli/policy_file.h"
+#include "host/gds_state.h"
 #include "host/host_state.h"
 #include "host/user_file.h"
 #include "report/json_text.h"
@@ -49,6 +50,7 @@ struct NodeCliOptions {
   OutputCli output;
   std::string color = "auto", policy;
   std::vector<std::string> env;
+  bool gds = false;  // --gds: GPUDirect Storage findings too
   std::string nccl_version;
   std::string manifest, write_manifest;
 };
@@ -108,6 +110,17 @@ HostReadOptions read_options(const NodeCliOptions& o) {
   return r;
 }
 
+// node --gds: CUFILE_ENV_PATH_JSON from --env, else this process's
+// environment when checking this machine (as `gds` takes it).
+GdsReadOptions gds_read_options(const NodeCliOptions& o) {
+  GdsReadOptions r;
+  for (const auto& kv : o.env)
+    if (kv.rfind("CUFILE_ENV_PATH_JSON=", 0) == 0) r.cufile_env_path = kv.substr(21);
+  if (!r.cufile_env_path && o.root == "/")
+    if (const char* v = std::getenv("CUFILE_ENV_PATH_JSON")) r.cufile_env_path = v;
+  return r;
+}
+
 NodeOptions node_options(const NodeCliOptions& o) {
   NodeOptions n;
   if (!o.nccl_version.empty()) n.nccl_version = nccl_version_option(o.nccl_version);
@@ -158,6 +171,11 @@ int run_node(const std::string& root_dir, const NodeCliOptions& o) {
     require_recorded_root(root);
     Topology t = load_topology_root(root);
     HostState h = read_host_state(Root(root), pci_functions(t), ro);
+    std::optional<GdsState> gds;
+    if (o.gds) {
+      gds = read_gds_state(Root(root), gds_read_options(o));
+      no.gds = &*gds;
+    }
     NodeReport r = build_node_report(std::move(t), h, no);
     if (unpacked) r.root = root_dir;  // the tarball the user named, not the private directory
     if (!o.write_manifest.empty()) {
@@ -256,6 +274,9 @@ CommandRun add_node_command(CLI::App& app) {
   quiet->excludes(verbose);
   json->excludes(quiet)->excludes(verbose);
   cmd->add_option("--env", o->env, "NCCL setting NAME=VALUE as the job would have it; repeatable");
+  cmd->add_flag("--gds", o->gds,
+                "add the GPUDirect Storage findings of `gdrcheck gds` (gds.*) to the report: one health check for both")
+      ->excludes(topo);
   cmd->add_option("--nccl-version", o->nccl_version,
                   "predict for this NCCL release (default: the NCCL installed in the root, else the newest known)");
   cmd->add_flag("--no-bcm-flatten", o->no_bcm_flatten,
