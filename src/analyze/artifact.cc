@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "analyze/gds_artifacts.h"
 #include "host/compressed_input.h"
 #include "host/unique_fd.h"
 #include "host/user_file.h"
@@ -296,6 +297,10 @@ const char* artifact_kind_name(ArtifactKind k) {
       return "ibv";
     case ArtifactKind::Gdscheck:
       return "gdscheck";
+    case ArtifactKind::Gdsio:
+      return "gdsio";
+    case ArtifactKind::CufileLog:
+      return "cufile-log";
     case ArtifactKind::Unknown:
       return "unknown";
   }
@@ -303,8 +308,9 @@ const char* artifact_kind_name(ArtifactKind k) {
 }
 
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out) {
-  for (ArtifactKind k : {ArtifactKind::NcclLog, ArtifactKind::NcclTests, ArtifactKind::TopoMatrix,
-                         ArtifactKind::TopologyXml, ArtifactKind::Ibv, ArtifactKind::Gdscheck})
+  for (ArtifactKind k :
+       {ArtifactKind::NcclLog, ArtifactKind::NcclTests, ArtifactKind::TopoMatrix, ArtifactKind::TopologyXml,
+        ArtifactKind::Ibv, ArtifactKind::Gdscheck, ArtifactKind::Gdsio, ArtifactKind::CufileLog})
     if (text == artifact_kind_name(k)) {
       *out = k;
       return true;
@@ -316,6 +322,9 @@ ArtifactKind detect_artifact_kind(std::string_view head) {
   // nccl-tests output usually carries NCCL INFO lines too: test it first.
   if (looks_like_nccl_tests(head)) return ArtifactKind::NcclTests;
   if (looks_like_nccl_log(head)) return ArtifactKind::NcclLog;
+  // Before gdscheck: cuFile's INFO lines print "nvidia_fs version:" too.
+  if (looks_like_gdsio_output(head)) return ArtifactKind::Gdsio;
+  if (looks_like_cufile_log(head)) return ArtifactKind::CufileLog;
   if (looks_like_gdscheck(head)) return ArtifactKind::Gdscheck;
   if (looks_like_smi_text(head)) return ArtifactKind::TopoMatrix;
   if (looks_like_hwloc_xml(head) || looks_like_nccl_xml(head)) return ArtifactKind::TopologyXml;
@@ -374,10 +383,26 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
         a.gdscheck = parse_gdscheck(src.whole());
         judge_gdscheck(a);
         break;
+      case ArtifactKind::Gdsio: {
+        std::string text = src.whole();
+        a.gdsio = parse_gdsio_output(text);
+        judge_gdsio(a);
+        if (looks_like_cufile_log(text))
+          a.notes.push_back("the paste also holds cuFile log lines: gdrcheck analyze --kind cufile-log reads them");
+        break;
+      }
+      case ArtifactKind::CufileLog: {
+        // Read as a stream: libcufile lets its log grow to 32 MB by default.
+        CufileLogParser parser;
+        src.each_line([&](std::string_view line) { parser.feed(line); });
+        a.cufile_log = parser.finish();
+        judge_cufile_log(a);
+        break;
+      }
       case ArtifactKind::Unknown:
         a.error =
             "of no known kind (expected an NCCL/RCCL debug log, nccl-tests output, nvidia-smi topo -m, "
-            "ibstat/ibv_devinfo or gdscheck -p output; --kind forces one)";
+            "ibstat/ibv_devinfo, gdscheck -p or gdsio output, or a cufile.log; --kind forces one)";
         break;
     }
   } catch (const InputError& e) {

@@ -10,7 +10,9 @@
 #include "analyze/busbw_vs_nics.h"
 #include "bench/expected_bandwidth.h"
 #include "checks/finding.h"
+#include "evidence/cufile_log.h"
 #include "evidence/gdscheck.h"
+#include "evidence/gdsio_output.h"
 #include "evidence/ibv_text.h"
 #include "evidence/nccl_log.h"
 #include "evidence/nccl_tests.h"
@@ -21,8 +23,9 @@ namespace gdrcheck {
 
 // TopologyXml: hwloc XML or NCCL's topology dump, read for the cross-check
 // with NCCL logs (analyze/crosscheck.h) and judged like a matrix.
-enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, TopologyXml, Ibv, Gdscheck, Unknown };
-// "nccl-log", "nccl-tests", "topo-matrix", "topology-xml", "ibv", "gdscheck", "unknown"
+// Gdsio: gdsio benchmark output; CufileLog: libcufile's cufile.log.
+enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, TopologyXml, Ibv, Gdscheck, Gdsio, CufileLog, Unknown };
+// "nccl-log", "nccl-tests", "topo-matrix", "topology-xml", "ibv", "gdscheck", "gdsio", "cufile-log", "unknown"
 const char* artifact_kind_name(ArtifactKind k);
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out);  // for --kind
 
@@ -37,6 +40,8 @@ struct Artifact {
   std::optional<TopologyPaths> paths;  // of `topology`, computed once for judges and renderers
   std::optional<IbvReport> ibv;
   std::optional<GdscheckReport> gdscheck;
+  std::optional<GdsioReport> gdsio;
+  std::optional<CufileLogReport> cufile_log;
   Status status = Status::Unknown;  // what it proves: OK, WARNING (partial), CRITICAL (GDR not in use), UNKNOWN
   std::string verdict;              // one line
   std::vector<std::string> notes;

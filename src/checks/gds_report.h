@@ -4,10 +4,12 @@
 // worst finding is the host's status. Pure: the caller reads the host.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/finding.h"
+#include "checks/gds_watch.h"
 #include "host/gds_state.h"
 
 namespace gdrcheck {
@@ -18,6 +20,7 @@ struct GdsReport {
   std::string cufile;  // the configuration libcufile would read; "" when none
   Status status = Status::Unknown;
   std::vector<Finding> findings;
+  std::optional<GdsWatch> watch;  // gds --watch: the command run and the counters read around it
 };
 
 struct NodeEvidence;

@@ -85,8 +85,8 @@ int run_analyze(const AnalyzeOptions& o) {
   if (!o.kind.empty()) {
     ArtifactKind k{};
     if (!parse_artifact_kind(o.kind, &k)) {
-      std::cerr
-          << "gdrcheck analyze: --kind must be nccl-log, nccl-tests, topo-matrix, topology-xml, ibv or gdscheck\n";
+      std::cerr << "gdrcheck analyze: --kind must be nccl-log, nccl-tests, topo-matrix, topology-xml, ibv, gdscheck, "
+                   "gdsio or cufile-log\n";
       return kExitUsage;
     }
     forced = k;
@@ -113,11 +113,12 @@ int run_analyze(const AnalyzeOptions& o) {
 
 CommandRun add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
-  CLI::App* cmd =
-      app.add_subcommand("analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat and gdscheck output prove");
+  CLI::App* cmd = app.add_subcommand(
+      "analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat, gdscheck and gdsio output and cuFile logs prove");
   cmd->add_option("files", o->files, "files to read ('-' = standard input; gzip and zstd read decompressed)")
       ->required();
-  cmd->add_option("--kind", o->kind, "force the kind: nccl-log, nccl-tests, topo-matrix, topology-xml, ibv, gdscheck");
+  cmd->add_option("--kind", o->kind,
+                  "force the kind: nccl-log, nccl-tests, topo-matrix, topology-xml, ibv, gdscheck, gdsio, cufile-log");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.analyze/1)");
   cmd->add_flag("--detail", o->detail, "list every network connection");
   cmd->add_option("--root", o->root,

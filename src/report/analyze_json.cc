@@ -149,6 +149,54 @@ json gdscheck_json(const GdscheckReport& g) {
           {"notes", g.notes}};
 }
 
+json gdsio_json(const GdsioReport& g) {
+  json runs = json::array();
+  for (const auto& r : g.runs)
+    runs.push_back({{"line", r.line},
+                    {"io_type", r.io_type.empty() ? json(nullptr) : json(r.io_type)},
+                    {"xfer_type", r.xfer_type.empty() ? json(nullptr) : json(r.xfer_type)},
+                    {"xfer_class", gdsio_xfer_class_name(gdsio_xfer_class(r.xfer_type))},
+                    {"xfer_from_command", r.xfer_from_command},
+                    {"threads", opt(r.threads)},
+                    {"io_depth", opt(r.io_depth)},
+                    {"dataset_kib", opt(r.dataset_kib)},
+                    {"requested_kib", opt(r.requested_kib)},
+                    {"io_size", r.io_size.empty() ? json(nullptr) : json(r.io_size)},
+                    {"io_size_kib", opt(r.io_size_kib)},
+                    {"throughput_gib_s", opt(r.throughput_gib_s)},
+                    {"throughput_unit", r.throughput_unit.empty() ? json(nullptr) : json(r.throughput_unit)},
+                    {"avg_latency_us", opt(r.avg_latency_us)},
+                    {"ops", opt(r.ops)},
+                    {"total_time_s", opt(r.total_time_s)},
+                    {"command", r.command.empty() ? json(nullptr) : json(r.command)}});
+  json errors = json::array();
+  for (const auto& e : g.errors) errors.push_back({{"line", e.line}, {"text", e.text}});
+  return {{"runs", runs}, {"errors", errors}, {"commands", g.commands}, {"lines", g.lines}};
+}
+
+json cufile_log_json(const CufileLogReport& c) {
+  json findings = json::array();
+  for (const auto& f : c.findings)
+    findings.push_back({{"code", cufile_fact_code(f.fact)},
+                        {"message", cufile_fact_meaning(f.fact)},
+                        {"count", f.count},
+                        {"lines", f.lines},
+                        {"quotes", f.quotes}});
+  json levels = json::object();
+  for (const auto& [level, n] : c.levels) levels[level] = n;
+  auto text_or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+  return {{"lines", c.lines},
+          {"log_lines", c.log_lines},
+          {"levels", levels},
+          {"processes", c.processes},
+          {"first_time", text_or_null(c.first_time)},
+          {"last_time", text_or_null(c.last_time)},
+          {"gds_version", text_or_null(c.gds_version)},
+          {"nvidia_fs_version", text_or_null(c.nvidia_fs_version)},
+          {"libcufile_version", text_or_null(c.libcufile_version)},
+          {"findings", findings}};
+}
+
 json artifact_json(const Artifact& a, bool detail) {
   json j = {{"file", a.file}, {"kind", artifact_kind_name(a.kind)}, {"status", status_name(a.status)}};
   if (!a.error.empty()) {
@@ -168,6 +216,8 @@ json artifact_json(const Artifact& a, bool detail) {
   if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests, a.busbw_vs_nics));
   if (a.ibv) j.update(ibv_json(*a.ibv));
   if (a.gdscheck) j.update(gdscheck_json(*a.gdscheck));
+  if (a.gdsio) j.update(gdsio_json(*a.gdsio));
+  if (a.cufile_log) j.update(cufile_log_json(*a.cufile_log));
   if (a.topology && a.paths) {
     json t = topo_json(*a.topology, *a.paths);
     t.erase("schema");

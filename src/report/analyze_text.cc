@@ -125,6 +125,21 @@ void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
         << "; supported: " << listed(g.supported) << "; unsupported: " << listed(g.unsupported) << "\n";
     for (const auto& n : g.notes) out << "  - " << safe_line(n) << "\n";
   }
+  if (a.gdsio)
+    for (const auto& r : a.gdsio->runs) {
+      out << "  line " << r.line << ": " << (r.io_type.empty() ? "?" : safe_line(r.io_type)) << " "
+          << (r.xfer_type.empty() ? "transfer type ?" : safe_line(r.xfer_type)) << (r.xfer_from_command ? " (-x)" : "");
+      if (r.threads) out << ", " << *r.threads << " threads";
+      if (!r.io_size.empty()) out << ", IOSize " << safe_line(r.io_size);
+      out << ", " << (r.throughput_gib_s ? fixed(*r.throughput_gib_s, 3) + " GiB/s" : "throughput ?");
+      if (r.avg_latency_us) out << ", " << fixed(*r.avg_latency_us, 1) << " us avg";
+      out << "\n";
+    }
+  if (a.cufile_log && !a.cufile_log->levels.empty()) {
+    out << "  levels:";
+    for (const auto& [level, n] : a.cufile_log->levels) out << " " << safe_line(level) << " " << n << ";";
+    out << "\n";
+  }
   if (a.topology)
     out << "  " << a.topology->with_role(DeviceRole::Gpu).size() << " GPUs, "
         << a.topology->with_role(DeviceRole::Nic).size() << " NICs (gdrcheck topo " << file << " shows the matrix)\n";

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "host/text_format.h"
 #include "report/terminal_text.h"
 
 namespace gdrcheck {
@@ -9,7 +10,10 @@ namespace gdrcheck {
 std::string render_gds_text(const GdsReport& r) {
   std::ostringstream out;
   out << "gdrcheck gds: " << safe_line(r.host) << " (root " << safe_line(r.root) << ")\n";
-  out << "cuFile configuration: " << (r.cufile.empty() ? std::string("none found") : safe_line(r.cufile)) << "\n\n";
+  out << "cuFile configuration: " << (r.cufile.empty() ? std::string("none found") : safe_line(r.cufile)) << "\n";
+  if (r.watch)
+    out << "watched: " << safe_line(join(r.watch->command, " ")) << " (" << safe_line(r.watch->outcome) << ")\n";
+  out << "\n";
   int counts[4] = {0, 0, 0, 0};
   for (const auto& f : r.findings) {
     ++counts[static_cast<int>(f.status)];
