@@ -75,6 +75,21 @@ TEST(GdsFixture, TheP2pdmaRouteServesXfsOnNvmeWithoutNvidiaFs) {
   EXPECT_EQ(finding(j, "gds.cufile", "p2pdma")["status"], "OK");  // both keys set
 }
 
+TEST(GdsFixture, TheP2pdmaRoutesPrerequisitesGoodBadAndUnknown) {
+  json good = gds_json({"p2pdma-route"});
+  for (const char* subject : {"kernel", "driver", "multipath", "registry"})
+    EXPECT_EQ(finding(good, "gds.p2pdma", subject)["status"], "OK") << subject << good.dump(1);
+  json bad = gds_json({"p2pdma-route", "p2pdma-unready"});
+  for (const char* subject : {"kernel", "driver", "multipath", "registry"})
+    EXPECT_EQ(finding(bad, "gds.p2pdma", subject)["status"], "WARNING") << subject << bad.dump(1);
+  EXPECT_NE(finding(bad, "gds.p2pdma", "driver")["summary"].get<std::string>().find("proprietary"), std::string::npos);
+  json unknown = gds_json({"p2pdma-route", "p2pdma-unknown"});
+  EXPECT_EQ(finding(unknown, "gds.p2pdma", "kernel")["status"], "UNKNOWN");
+  EXPECT_EQ(finding(unknown, "gds.p2pdma", "multipath")["status"], "UNKNOWN");
+  // Not judged when cufile.json leaves the route off.
+  for (const auto& f : gds_json({})["findings"]) EXPECT_NE(f["check"], "gds.p2pdma");
+}
+
 TEST(GdsFixture, ForcedCompatModeIsCritical) {
   json j = gds_json({"compat-forced"});
   EXPECT_EQ(finding(j, "gds.cufile", "compat")["status"], "CRITICAL");

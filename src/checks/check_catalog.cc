@@ -55,6 +55,10 @@ const std::vector<CheckInfo>& check_catalog() {
        "node --gds: the file systems holding data: type, options, block stack (LVM, md, dm-crypt) and route",
        {kOk, kWarning, kCritical, kUnknown}},
       {"gds.placement", "node --gds: each local NVMe drive's PCIe path to its nearest GPUs", {kOk, kWarning, kUnknown}},
+      {"gds.p2pdma",
+       "node --gds: with cufile.json's PCI-P2PDMA route on, its prerequisites (kernel, open driver 565+, GPU, "
+       "multipath, registry keys)",
+       {kOk, kWarning, kUnknown}},
       {"gds.acs",
        "node --gds: ACS on every bridge between each NVMe drive and its nearest GPUs",
        {kOk, kCritical, kUnknown}},

@@ -45,4 +45,11 @@ std::vector<Finding> check_gds_mounts(const GdsState& g, const std::optional<Cuf
 // is the node's topology and host state (no NCCL prediction is used).
 std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& g);
 
+// When cufile.json turns the PCI-P2PDMA route on: its prerequisites (a
+// kernel with P2PDMA, the open NVIDIA module 565+, Ampere or newer GPUs,
+// on x86 NVMe multipath off and the driver's registry keys), one finding
+// each; nothing when the route is off.
+std::vector<Finding> check_gds_p2pdma(const NodeEvidence& e, const GdsState& g,
+                                      const std::optional<CufileConfig>& config);
+
 }  // namespace gdrcheck

@@ -30,6 +30,8 @@ GdsReport build_gds_report(const GdsState& g, const std::string& host, const Nod
   if (node) {
     auto placement = check_gds_placement(*node, g);
     r.findings.insert(r.findings.end(), placement.begin(), placement.end());
+    auto p2pdma = check_gds_p2pdma(*node, g, config);
+    r.findings.insert(r.findings.end(), p2pdma.begin(), p2pdma.end());
   }
   r.status = worst_status(r.findings);
   return r;

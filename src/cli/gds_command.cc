@@ -77,7 +77,7 @@ GdsReport gds_report(const std::string& root, const GdsState& g) {
   HostState h = read_host_state(Root(root), pci_functions(t), ho);
   TopologyPaths paths = compute_paths(t);
   const std::vector<GdrPrediction> no_predictions;
-  NodeEvidence e{t, paths, h, no_predictions, NcclVersion{}};
+  NodeEvidence e{t, paths, h, no_predictions, NcclVersion{}, nullptr, nullptr, "sysfs", {}, false, false};
   return build_gds_report(g, host, &e);
 }
 

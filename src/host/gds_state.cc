@@ -111,6 +111,7 @@ GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
   g.peermem_loaded = root.is_dir("/sys/module/nvidia_peermem");
   g.nvme_class_readable = root.is_dir("/sys/class");
   g.nvme_controllers = read_nvme_controllers(root);
+  g.p2pdma = read_p2pdma_state(root);
   return g;
 }
 

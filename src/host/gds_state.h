@@ -17,6 +17,7 @@
 #include "host/host_state.h"
 #include "host/mounts.h"
 #include "host/nvme_controllers.h"
+#include "host/p2pdma_state.h"
 #include "host/root.h"
 
 namespace gdrcheck {
@@ -58,6 +59,8 @@ struct GdsState {
   // shows /sys/class at all (a root without it cannot say "no drives").
   std::vector<NvmeController> nvme_controllers;
   bool nvme_class_readable = false;
+  // The PCI-P2PDMA route's prerequisites (host/p2pdma_state.h).
+  P2pdmaState p2pdma;
   // --path as resolved inside the root; "" when not given.
   std::string path;
 };
