@@ -90,6 +90,29 @@ TEST(GdsFixture, TheP2pdmaRoutesPrerequisitesGoodBadAndUnknown) {
   for (const auto& f : gds_json({})["findings"]) EXPECT_NE(f["check"], "gds.p2pdma");
 }
 
+TEST(GdsFixture, StorageNicsCufileIsToldToUse) {
+  json j = gds_json({"rdma-storage"});
+  json listed = finding(j, "gds.rdma", "192.168.50.11");
+  EXPECT_EQ(listed["status"], "OK") << j.dump(1);
+  EXPECT_NE(listed["summary"].get<std::string>().find("mlx5_0 port 1 (ACTIVE), nearest GPU0 (PIX)"), std::string::npos)
+      << listed["summary"];
+  EXPECT_EQ(finding(j, "gds.rdma", "192.168.60.7")["status"], "UNKNOWN");  // no GID, no address list
+  EXPECT_EQ(finding(j, "gds.iommu", "mlx5_0")["status"], "OK");            // the NIC's own path is judged
+
+  json recorded = gds_json({"rdma-storage", "rdma-addresses-recorded"});
+  json plain = finding(recorded, "gds.rdma", "192.168.60.7");
+  EXPECT_EQ(plain["status"], "WARNING") << recorded.dump(1);
+  EXPECT_NE(plain["summary"].get<std::string>().find("eno1, which is not an RDMA NIC"), std::string::npos);
+  json foreign = finding(recorded, "gds.rdma", "10.9.9.9");
+  EXPECT_EQ(foreign["status"], "WARNING");
+  EXPECT_NE(foreign["summary"].get<std::string>().find("not an address of this host"), std::string::npos);
+
+  json down = finding(gds_json({"rdma-storage", "rdma-port-down"}), "gds.rdma", "192.168.50.11");
+  EXPECT_EQ(down["status"], "WARNING");
+  EXPECT_NE(down["summary"].get<std::string>().find("not ACTIVE"), std::string::npos);
+  for (const auto& f : gds_json({})["findings"]) EXPECT_NE(f["check"], "gds.rdma");  // no list, no finding
+}
+
 TEST(GdsFixture, ForcedCompatModeIsCritical) {
   json j = gds_json({"compat-forced"});
   EXPECT_EQ(finding(j, "gds.cufile", "compat")["status"], "CRITICAL");

@@ -55,6 +55,9 @@ const std::vector<CheckInfo>& check_catalog() {
        "node --gds: the file systems holding data: type, options, block stack (LVM, md, dm-crypt) and route",
        {kOk, kWarning, kCritical, kUnknown}},
       {"gds.placement", "node --gds: each local NVMe drive's PCIe path to its nearest GPUs", {kOk, kWarning, kUnknown}},
+      {"gds.rdma",
+       "node --gds: the RDMA NICs cufile.json's rdma_dev_addr_list names: this host's, port ACTIVE, path to the GPUs",
+       {kOk, kWarning, kUnknown}},
       {"gds.p2pdma",
        "node --gds: with cufile.json's PCI-P2PDMA route on, its prerequisites (kernel, open driver 565+, GPU, "
        "multipath, registry keys)",

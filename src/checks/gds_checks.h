@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "checks/finding.h"
@@ -39,11 +40,18 @@ std::vector<Finding> check_gds_mounts(const GdsState& g, const std::optional<Cuf
 
 // Each local NVMe drive against the GPUs: the GPUs with the shortest PCIe
 // path (the ones it should feed) and the path class — under a switch OK,
-// through the root complex OK (slower), across sockets WARNING — then ACS
-// on those paths and the drive's IOMMU group and PCIe link, judged as the
-// node checks judge GPUs and NICs (ids gds.acs, gds.iommu, gds.link). `e`
-// is the node's topology and host state (no NCCL prediction is used).
-std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& g);
+// through the root complex OK (slower), across sockets WARNING. The paths
+// go to `paths`, which checks/gds_paths.h judges (ACS, IOMMU, link). `e` is
+// the node's topology and host state (no NCCL prediction is used).
+struct GdsPaths;
+std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& g, GdsPaths& paths);
+
+// The RDMA NICs cufile.json's rdma_dev_addr_list names: each address this
+// host's, on an RDMA NIC whose port is ACTIVE, and the NIC's path to the
+// GPUs (across sockets a WARNING; its paths go to `paths`). Nothing when
+// the list is empty.
+std::vector<Finding> check_gds_rdma(const NodeEvidence& e, const GdsState& g, const std::optional<CufileConfig>& config,
+                                    GdsPaths& paths);
 
 // When cufile.json turns the PCI-P2PDMA route on: its prerequisites (a
 // kernel with P2PDMA, the open NVIDIA module 565+, Ampere or newer GPUs,
@@ -51,5 +59,6 @@ std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& 
 // each; nothing when the route is off.
 std::vector<Finding> check_gds_p2pdma(const NodeEvidence& e, const GdsState& g,
                                       const std::optional<CufileConfig>& config);
+
 
 }  // namespace gdrcheck

@@ -1,6 +1,7 @@
 #include "checks/gds_report.h"
 
 #include "checks/gds_checks.h"
+#include "checks/gds_paths.h"
 #include "evidence/cufile_config.h"
 
 namespace gdrcheck {
@@ -28,8 +29,13 @@ GdsReport build_gds_report(const GdsState& g, const std::string& host, const Nod
   auto mounts = check_gds_mounts(g, config);
   r.findings.insert(r.findings.end(), mounts.begin(), mounts.end());
   if (node) {
-    auto placement = check_gds_placement(*node, g);
+    GdsPaths paths;
+    auto placement = check_gds_placement(*node, g, paths);
     r.findings.insert(r.findings.end(), placement.begin(), placement.end());
+    auto rdma = check_gds_rdma(*node, g, config, paths);
+    r.findings.insert(r.findings.end(), rdma.begin(), rdma.end());
+    auto judged = check_gds_paths(*node, paths);
+    r.findings.insert(r.findings.end(), judged.begin(), judged.end());
     auto p2pdma = check_gds_p2pdma(*node, g, config);
     r.findings.insert(r.findings.end(), p2pdma.begin(), p2pdma.end());
   }

@@ -15,6 +15,7 @@
 
 #include "host/block_stack.h"
 #include "host/host_state.h"
+#include "host/interface_addresses.h"
 #include "host/mounts.h"
 #include "host/nvme_controllers.h"
 #include "host/p2pdma_state.h"
@@ -59,6 +60,9 @@ struct GdsState {
   // shows /sys/class at all (a root without it cannot say "no drives").
   std::vector<NvmeController> nvme_controllers;
   bool nvme_class_readable = false;
+  // IPv4 addresses and the interfaces holding them; nullopt when the root
+  // does not record them (host/interface_addresses.h).
+  std::optional<std::vector<InterfaceAddress>> addresses;
   // The PCI-P2PDMA route's prerequisites (host/p2pdma_state.h).
   P2pdmaState p2pdma;
   // --path as resolved inside the root; "" when not given.

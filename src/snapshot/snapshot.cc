@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "host/host_state.h"
+#include "host/interface_addresses.h"
 #include "host/root.h"
 #include "report/json_text.h"
 #include "snapshot/root_capture.h"
@@ -53,6 +54,9 @@ void add_mount_table(RootCapture& c, const SnapshotOptions& o) {
   if (o.root != "/") return;
   FileRead r = Root("/").read("/proc/self/mounts", 4u << 20);
   if (r.ok()) add_captured_file(c, "proc/mounts", r.content);
+  // Interface addresses are in no file: gdrcheck gds ties cuFile's
+  // rdma_dev_addr_list to NICs with them (host/interface_addresses.h).
+  add_captured_file(c, std::string(kAddressesCapture).substr(1), live_addresses_text());
 }
 
 SnapshotSummary capture_into(int fd, const SnapshotOptions& o) {
