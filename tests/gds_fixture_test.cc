@@ -110,7 +110,20 @@ TEST(GdsFixture, StorageNicsCufileIsToldToUse) {
   json down = finding(gds_json({"rdma-storage", "rdma-port-down"}), "gds.rdma", "192.168.50.11");
   EXPECT_EQ(down["status"], "WARNING");
   EXPECT_NE(down["summary"].get<std::string>().find("not ACTIVE"), std::string::npos);
-  for (const auto& f : gds_json({})["findings"]) EXPECT_NE(f["check"], "gds.rdma");  // no list, no finding
+  for (const auto& f : gds_json({})["findings"]) {  // no list, no user-space RDMA: neither is judged
+    EXPECT_NE(f["check"], "gds.rdma");
+    EXPECT_NE(f["check"], "gds.peermem");
+  }
+}
+
+TEST(GdsFixture, UserSpaceRdmaWithoutPeerMemory) {
+  json j = gds_json({"wekafs-no-peermem"});
+  json weka = finding(j, "gds.mount", "/mnt/weka");
+  EXPECT_EQ(weka["status"], "WARNING") << j.dump(1);
+  EXPECT_NE(weka["summary"].get<std::string>().find("nvidia-peermem"), std::string::npos);
+  json peermem = finding(j, "gds.peermem", "host");
+  ASSERT_FALSE(peermem.is_null()) << j.dump(1);
+  EXPECT_NE(peermem["status"], "OK");
 }
 
 TEST(GdsFixture, ForcedCompatModeIsCritical) {

@@ -58,6 +58,10 @@ const std::vector<CheckInfo>& check_catalog() {
       {"gds.rdma",
        "node --gds: the RDMA NICs cufile.json's rdma_dev_addr_list names: this host's, port ACTIVE, path to the GPUs",
        {kOk, kWarning, kUnknown}},
+      {"gds.peermem",
+       "node --gds: peer memory (nvidia_peermem, DMA-BUF) when cuFile does RDMA from user space (rdma_dev_addr_list, "
+       "WekaFS, GPFS)",
+       {kOk, kWarning, kCritical, kUnknown}},
       {"gds.p2pdma",
        "node --gds: with cufile.json's PCI-P2PDMA route on, its prerequisites (kernel, open driver 565+, GPU, "
        "multipath, registry keys)",

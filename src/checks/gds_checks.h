@@ -53,6 +53,13 @@ std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& 
 std::vector<Finding> check_gds_rdma(const NodeEvidence& e, const GdsState& g, const std::optional<CufileConfig>& config,
                                     GdsPaths& paths);
 
+// Peer memory as the node's peermem check judges it (nvidia_peermem
+// registered, nv_peer_mem, DMA-BUF), under gds.peermem, when cuFile does
+// RDMA from user space: rdma_dev_addr_list set, or WekaFS/GPFS mounted.
+// Kernel RDMA routes (Lustre, NFS over RDMA, NVMe-oF) do not need it.
+std::vector<Finding> check_gds_peermem(const NodeEvidence& e, const GdsState& g,
+                                       const std::optional<CufileConfig>& config);
+
 // When cufile.json turns the PCI-P2PDMA route on: its prerequisites (a
 // kernel with P2PDMA, the open NVIDIA module 565+, Ampere or newer GPUs,
 // on x86 NVMe multipath off and the driver's registry keys), one finding

@@ -110,7 +110,29 @@ Finding judge(const NodeEvidence& e, const GdsState& g, const std::string& raw, 
   return ok("gds.rdma", ip, ip + " is on " + nic + " (ACTIVE), nearest " + near.ids(), ev);
 }
 
+bool user_space_rdma_mounted(const GdsState& g) {
+  if (!g.mounts) return false;
+  for (const auto& m : g.mounts->mounts)
+    if (m.fstype == "wekafs" || m.fstype == "gpfs") return true;
+  return false;
+}
+
 }  // namespace
+
+std::vector<Finding> check_gds_peermem(const NodeEvidence& e, const GdsState& g,
+                                       const std::optional<CufileConfig>& config) {
+  bool listed = config && !config->rdma_dev_addr_list.empty();
+  if (!listed && !user_space_rdma_mounted(g)) return {};
+  std::vector<Finding> out = check_peermem(e);
+  for (auto& f : out) {
+    f.check = "gds.peermem";
+    if (config && config->rdma_peer_type == "dmabuf")
+      f.evidence.push_back(config->file +
+                           ": rdma_peer_type \"dmabuf\": cuFile registers GPU memory through DMA-BUF, "
+                           "not nvidia-peermem");
+  }
+  return out;
+}
 
 std::vector<Finding> check_gds_rdma(const NodeEvidence& e, const GdsState& g, const std::optional<CufileConfig>& config,
                                     GdsPaths& paths) {
