@@ -151,11 +151,22 @@ TEST(GdsFixture, Ext4WithoutExplicitOrderedAndLvmBreakTheDirectPath) {
   EXPECT_NE(lvm["summary"].get<std::string>().find("LVM logical volume"), std::string::npos) << lvm.dump(1);
 }
 
-TEST(GdsFixture, ALustreMountGoesDirectOverLnet) {
+TEST(GdsFixture, ALustreMountGoesDirectOverLnetThroughItsRdmaNics) {
   json j = gds_json({"lustre-mount"});
   json lustre = finding(j, "gds.mount", "/lustre");
   EXPECT_EQ(lustre["status"], "OK") << j.dump(1);
   EXPECT_NE(lustre["summary"].get<std::string>().find("Lustre over LNet"), std::string::npos);
+  json ni = finding(j, "gds.lnet", "10.10.0.21@o2ib");
+  EXPECT_EQ(ni["status"], "OK") << j.dump(1);
+  EXPECT_NE(ni["summary"].get<std::string>().find("mlx5_0 port 1 (ACTIVE), nearest GPU0 (PIX)"), std::string::npos)
+      << ni["summary"];
+  EXPECT_NE(finding(j, "gds.lnet", "10.10.0.22@o2ib")["summary"].get<std::string>().find("GPU1 (PIX)"),
+            std::string::npos);
+  json tcp = finding(gds_json({"lustre-mount", "lustre-over-tcp"}), "gds.lnet", "lnet");
+  EXPECT_EQ(tcp["status"], "WARNING");
+  EXPECT_NE(tcp["summary"].get<std::string>().find("TCP only"), std::string::npos);
+  EXPECT_EQ(finding(gds_json({"lustre-mount", "lustre-lnet-unknown"}), "gds.lnet", "lnet")["status"], "UNKNOWN");
+  for (const auto& f : gds_json({})["findings"]) EXPECT_NE(f["check"], "gds.lnet");  // no Lustre mount
 }
 
 TEST(GdsFixture, PathJudgesTheMountThatHoldsIt) {

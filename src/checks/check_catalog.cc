@@ -58,6 +58,9 @@ const std::vector<CheckInfo>& check_catalog() {
       {"gds.rdma",
        "node --gds: the RDMA NICs cufile.json's rdma_dev_addr_list names: this host's, port ACTIVE, path to the GPUs",
        {kOk, kWarning, kUnknown}},
+      {"gds.lnet",
+       "node --gds: with a Lustre mount, the NICs LNet reads it through (o2ib NIs): ACTIVE, near the GPUs; TCP only",
+       {kOk, kWarning, kUnknown}},
       {"gds.peermem",
        "node --gds: peer memory (nvidia_peermem, DMA-BUF) when cuFile does RDMA from user space (rdma_dev_addr_list, "
        "WekaFS, GPFS)",

@@ -53,6 +53,11 @@ std::vector<Finding> check_gds_placement(const NodeEvidence& e, const GdsState& 
 std::vector<Finding> check_gds_rdma(const NodeEvidence& e, const GdsState& g, const std::optional<CufileConfig>& config,
                                     GdsPaths& paths);
 
+// With a Lustre mount: the NICs LNet reads it through (its o2ib NIs, or
+// the interfaces its `networks` parameter names), each ACTIVE and near the
+// GPUs; LNet over TCP only is a WARNING (no RDMA for the mount).
+std::vector<Finding> check_gds_lnet(const NodeEvidence& e, const GdsState& g, GdsPaths& paths);
+
 // Peer memory as the node's peermem check judges it (nvidia_peermem
 // registered, nv_peer_mem, DMA-BUF), under gds.peermem, when cuFile does
 // RDMA from user space: rdma_dev_addr_list set, or WekaFS/GPFS mounted.

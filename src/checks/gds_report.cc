@@ -34,6 +34,8 @@ GdsReport build_gds_report(const GdsState& g, const std::string& host, const Nod
     r.findings.insert(r.findings.end(), placement.begin(), placement.end());
     auto rdma = check_gds_rdma(*node, g, config, paths);
     r.findings.insert(r.findings.end(), rdma.begin(), rdma.end());
+    auto lnet = check_gds_lnet(*node, g, paths);
+    r.findings.insert(r.findings.end(), lnet.begin(), lnet.end());
     auto peermem = check_gds_peermem(*node, g, config);
     r.findings.insert(r.findings.end(), peermem.begin(), peermem.end());
     auto judged = check_gds_paths(*node, paths);

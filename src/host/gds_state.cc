@@ -113,6 +113,7 @@ GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
   g.nvme_controllers = read_nvme_controllers(root);
   g.p2pdma = read_p2pdma_state(root);
   g.addresses = read_interface_addresses(root);
+  g.lnet = read_lnet_state(root);
   return g;
 }
 

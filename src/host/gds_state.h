@@ -16,6 +16,7 @@
 #include "host/block_stack.h"
 #include "host/host_state.h"
 #include "host/interface_addresses.h"
+#include "host/lnet_state.h"
 #include "host/mounts.h"
 #include "host/nvme_controllers.h"
 #include "host/p2pdma_state.h"
@@ -63,6 +64,8 @@ struct GdsState {
   // IPv4 addresses and the interfaces holding them; nullopt when the root
   // does not record them (host/interface_addresses.h).
   std::optional<std::vector<InterfaceAddress>> addresses;
+  // LNet's network interfaces, for Lustre mounts (host/lnet_state.h).
+  LnetState lnet;
   // The PCI-P2PDMA route's prerequisites (host/p2pdma_state.h).
   P2pdmaState p2pdma;
   // --path as resolved inside the root; "" when not given.

@@ -51,6 +51,11 @@ std::vector<std::pair<std::string, std::string>> live_pairs() {
 
 }  // namespace
 
+std::optional<InterfaceAddress> locate_interface(const Root& root, const std::string& name) {
+  if (!plain_interface_name(name)) return std::nullopt;
+  return locate(root, name, "");
+}
+
 std::string live_addresses_text() {
   std::string out;
   for (const auto& [name, ip] : live_pairs()) out += name + " " + ip + "\n";

@@ -26,6 +26,11 @@ struct InterfaceAddress {
 
 std::optional<std::vector<InterfaceAddress>> read_interface_addresses(const Root& root);
 
+// An interface named by configuration (LNet's `networks`): its PCI function
+// and port from sysfs, without an address. nullopt for a name that is not
+// a plain interface name.
+std::optional<InterfaceAddress> locate_interface(const Root& root, const std::string& name);
+
 // "IFNAME ADDRESS" lines of this machine's IPv4 addresses, as a snapshot
 // stores them.
 std::string live_addresses_text();

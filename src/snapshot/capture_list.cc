@@ -77,7 +77,10 @@ void add_gds(std::vector<CaptureRule>& r) {
   add_paths(r, {"proc/driver/nvidia-fs", "proc/driver/nvidia-fs/*", "sys/module/nvidia_fs/parameters/*",
                 "etc/cufile.json", "usr/local/cuda/gds/cufile.json", "sys/class/nvme", "sys/class/nvme/*",
                 "sys/class/nvme-subsystem", "sys/class/nvme-subsystem/*", "sys/class/nvme-subsystem/*/*"});
-  add_paths(r, {"proc/mounts", ".gdrcheck/commands/ipv4-addresses.txt"}, kLarge);
+  add_paths(r, {"proc/mounts", ".gdrcheck/commands/ipv4-addresses.txt", "boot/config-*"}, kLarge);
+  // LNet's network interfaces (Lustre), the P2PDMA route's switches.
+  add_paths(r, {"proc/sys/lnet/nis", "sys/kernel/debug/lnet/nis", "sys/module/lnet/parameters/networks",
+                "sys/module/nvme_core/parameters/multipath", "proc/driver/nvidia/params"});
   add_names(r, "sys/devices/pci*/**/nvme/*", {"transport", "model", "address", "device", "*/device"});
   add_names(r, "sys/devices/pci*/**", {"partition"});
   add_names(r, "sys/devices/virtual/block/*",
