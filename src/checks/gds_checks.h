@@ -11,6 +11,7 @@
 #include "checks/finding.h"
 #include "checks/node_evidence.h"
 #include "evidence/cufile_config.h"
+#include "evidence/gdscheck.h"
 #include "host/gds_state.h"
 
 namespace gdrcheck {
@@ -72,5 +73,14 @@ std::vector<Finding> check_gds_peermem(const NodeEvidence& e, const GdsState& g,
 std::vector<Finding> check_gds_p2pdma(const NodeEvidence& e, const GdsState& g,
                                       const std::optional<CufileConfig>& config);
 
+// `gdscheck -p` output (`file`, as the user named it) against the files:
+// nvidia-fs loaded and its major.minor version, compat mode and
+// use_pci_p2pdma, the nvfs transports against the storage drivers
+// registered with nvidia-fs, ACS-enabled switches against nvidia-fs's
+// bridges; gdscheck's own errors. One OK for what agrees, a WARNING per
+// difference (either side may be older: never CRITICAL); facts only one
+// side states are listed as not compared.
+std::vector<Finding> check_gds_gdscheck(const GdsState& g, const std::optional<CufileConfig>& config,
+                                        const GdscheckReport& p, const std::string& file);
 
 }  // namespace gdrcheck

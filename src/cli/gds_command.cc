@@ -12,6 +12,7 @@
 #include "cli/command_errors.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/gds_gdscheck.h"
 #include "cli/gds_watch.h"
 #include "host/gds_state.h"
 #include "host/host_state.h"
@@ -32,6 +33,7 @@ struct GdsCliOptions {
   std::vector<std::string> env;  // CUFILE_ENV_PATH_JSON=... as the job has it
   GdsWatchCliOptions watch;      // --watch -- COMMAND
   std::string path;              // --path DIR: the data directory whose mount is judged
+  std::string gdscheck;          // --gdscheck FILE: gdscheck -p output to cross-check with the files
 };
 
 // --path inside the root: absolute (a relative path on this machine is
@@ -89,12 +91,15 @@ int run_gds(const GdsCliOptions& o) {
     if (root != "/") require_recorded_root(root);
     validate_gds_watch(o.watch, unpacked.has_value());
     ro.path = data_path(o, Root(root));
+    std::optional<GdscheckInput> gdscheck;  // read before the watched command runs: a wrong file stops here
+    if (!o.gdscheck.empty()) gdscheck = read_gdscheck_input(o.gdscheck);
     std::optional<GdsWatch> watched;  // the command runs once every option has been checked
     if (o.watch.watch) watched = run_gds_watch(o.watch, Root(root), o.json);
     GdsState g = read_gds_state(Root(root), ro);
     GdsReport r = gds_report(root, g);
     if (unpacked) r.root = o.root;
     if (watched) append_gds_watch(r, std::move(*watched));
+    if (gdscheck) append_gdscheck_crosscheck(r, g, *gdscheck);
     if (o.json)
       std::cout << json_text(gds_json(r)) << "\n";
     else
@@ -112,6 +117,7 @@ CommandRun add_gds_command(CLI::App& app) {
   cmd->add_option("--root", o->root, "directory (or snapshot .tar.gz) standing for /; default: this machine");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.gds/1)");
   cmd->add_option("--path", o->path, "judge the mount that holds this data directory (inside the root)");
+  cmd->add_option("--gdscheck", o->gdscheck, "cross-check this gdscheck -p output (- for stdin) with the files");
   cmd->add_option("--env", o->env, "CUFILE_ENV_PATH_JSON=PATH as the job has it (a path inside the root)");
   add_gds_watch_options(cmd, o->watch);
   return [o] { return run_gds(*o); };
