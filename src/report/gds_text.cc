@@ -23,7 +23,7 @@ std::string render_gds_text(const GdsReport& r) {
     if (!f.fix.empty() && f.status != Status::Ok) out << "    fix: " << safe_line(f.fix) << "\n";
   }
   out << "\n"
-      << status_name(r.status) << ": " << safe_line(r.host) << ": GPUDirect Storage driver, configuration and mounts; "
+      << status_name(r.status) << ": " << safe_line(r.host) << ": GPUDirect Storage; "
       << counts[static_cast<int>(Status::Critical)] << " critical, " << counts[static_cast<int>(Status::Warning)]
       << " warning, " << counts[static_cast<int>(Status::Unknown)] << " unknown findings\n";
   return terminal_guard(out.str(), false);
