@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analyze/gds_artifacts.h"
+#include "analyze/line_source.h"
 #include "host/compressed_input.h"
 #include "host/unique_fd.h"
 #include "host/user_file.h"
@@ -19,137 +20,6 @@
 
 namespace gdrcheck {
 namespace {
-
-constexpr std::size_t kHeadBytes = 64 * 1024;
-constexpr std::size_t kMaxLine = 64 * 1024;       // longer lines are cut: no log line is near this
-constexpr std::size_t kBlockBytes = 4u << 20;     // one read(2); several MB keep system calls rare
-constexpr std::size_t kMaxWholeFile = 16u << 20;  // matrix, ibv and gdscheck text is small
-// A compressed log is read to at most this many bytes: far above the
-// largest NCCL log of a real job, and a bound on the time a decompression
-// bomb costs.
-constexpr std::uint64_t kMaxDecompressed = std::uint64_t{16} << 30;
-
-bool binary(std::string_view head) {
-  for (char c : head.substr(0, 4096))
-    if (c == '\0') return true;
-  return false;
-}
-
-// Streams a file line by line into `each`; the first kHeadBytes are also
-// returned for detection before any line is consumed.
-//
-// Multi-GB logs are the case that matters: the file is read with read(2)
-// in blocks of kBlockBytes, lines are found with memchr in place and handed
-// on as views into the block. Only the tail of a block (the start of a
-// line the next block ends) is moved to the front before the next read;
-// a line longer than kMaxLine keeps its first kMaxLine bytes.
-class LineSource {
- public:
-  explicit LineSource(const std::string& path) {
-    try {
-      fd_ = open_user_input(path, "log or tool output");
-      reader_ = std::make_unique<DecompressingReader>(fd_.get(), path, kMaxDecompressed);
-    } catch (const InputError& e) {
-      refusal_ = e.problem();
-    }
-  }
-
-  bool ok() const { return reader_ != nullptr; }
-  // Why the file was not opened: "a character device, not a log or tool output".
-  const std::string& refusal() const { return refusal_; }
-  // Why reading stopped before the end ("corrupt gzip stream (…)"); empty
-  // when the whole content was read.
-  const std::string& failure() const { return failure_; }
-  Compression compression() const { return reader_ ? reader_->compression() : Compression::None; }
-  const std::string& head() {
-    if (!head_read_) {
-      fill(kHeadBytes);
-      head_.assign(buf_.get(), std::min(end_, kHeadBytes));
-      head_read_ = true;
-    }
-    return head_;
-  }
-  template <class F>
-  void each_line(F&& f) {
-    head();
-    std::size_t start = 0;
-    bool cut = false;  // inside a line longer than kMaxLine, its start kept in long_line
-    std::string long_line;
-    while (true) {
-      const char* data = buf_.get();
-      while (const void* hit = std::memchr(data + start, '\n', end_ - start)) {
-        std::size_t nl = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
-        if (cut) {
-          f(std::string_view(long_line));
-          cut = false;
-        } else {
-          std::string_view line(data + start, nl - start);
-          if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-          f(line.substr(0, kMaxLine));
-        }
-        start = nl + 1;
-      }
-      if (!cut && end_ - start >= kMaxLine) {
-        long_line.assign(data + start, kMaxLine);
-        cut = true;
-      }
-      if (cut) start = end_;
-      if (eof_) break;
-      std::memmove(buf_.get(), data + start, end_ - start);
-      end_ -= start;
-      start = 0;
-      fill(kBlockBytes);
-    }
-    if (cut)
-      f(std::string_view(long_line));
-    else if (end_ > start)
-      f(std::string_view(buf_.get() + start, std::min(end_ - start, kMaxLine)));
-  }
-  std::string whole() {
-    head();
-    std::string text(buf_.get(), end_);
-    while (!eof_ && text.size() < kMaxWholeFile) {
-      end_ = 0;
-      fill(kBlockBytes);
-      text.append(buf_.get(), end_);
-    }
-    end_ = 0;
-    if (text.size() > kMaxWholeFile) text.resize(kMaxWholeFile);
-    return text;
-  }
-
- private:
-  // Reads until the buffer holds `want` bytes (at most kBlockBytes), or
-  // the input ends; a read error or a bad compressed stream ends it too,
-  // and is kept in failure_.
-  void fill(std::size_t want) {
-    if (!buf_) buf_ = std::make_unique_for_overwrite<char[]>(kBlockBytes);
-    want = std::min(want, kBlockBytes);
-    while (!eof_ && end_ < want) {
-      std::size_t n = 0;
-      try {
-        n = reader_->read(buf_.get() + end_, kBlockBytes - end_);
-      } catch (const InputError& e) {
-        failure_ = e.problem();
-      }
-      if (n == 0) {
-        eof_ = true;
-        break;
-      }
-      end_ += n;
-    }
-  }
-
-  std::string refusal_;
-  std::string failure_;
-  UniqueFd fd_;
-  std::unique_ptr<DecompressingReader> reader_;
-  std::unique_ptr<char[]> buf_;
-  std::size_t end_ = 0;  // bytes in buf_
-  bool eof_ = false;
-  std::string head_;
-  bool head_read_ = false;
-};
 
 void judge_nccl_log(Artifact& a, const NcclLogReport& r) {
   switch (r.verdict) {
@@ -278,6 +148,10 @@ Artifact read_to_the_end(Artifact a, const LineSource& src) {
   }
   if (src.compression() != Compression::None)
     a.notes.push_back(std::string("read ") + compression_name(src.compression()) + "-compressed, by its first bytes");
+  if (src.nul_bytes())
+    a.notes.push_back(std::to_string(src.nul_bytes()) +
+                      " NUL bytes skipped (a log a crash cut short is often padded with them); the text around them "
+                      "was read");
   return a;
 }
 
@@ -346,12 +220,12 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
     a.error = src.failure();
     return a;
   }
-  if (head.empty()) {
-    a.error = "empty";
+  if (src.looks_binary()) {
+    a.error = head.empty() ? "only NUL bytes, not a log or tool output" : "binary data, not a log or tool output";
     return a;
   }
-  if (binary(head)) {
-    a.error = "binary data, not a log or tool output";
+  if (head.empty()) {
+    a.error = "empty";
     return a;
   }
   a.kind = forced ? *forced : detect_artifact_kind(head);
