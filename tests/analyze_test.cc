@@ -218,3 +218,23 @@ TEST(AnalyzeCli, FifoWithoutWriterDirectoryAndStdinTwice) {
 
 }  // namespace
 }  // namespace gdrcheck
+
+namespace gdrcheck {
+namespace {
+
+// A port that is not ACTIVE in pasted ibstat is CRITICAL, as node's port
+// check calls the same fact, with the cause its physical state names.
+TEST(AnalyzeIbv, APortDownIsCriticalAsInNode) {
+  Artifact polling = analyze_file(testing::test_data("ibv/gpud-482-ibstat-down-polling-redacted.txt"));
+  EXPECT_EQ(polling.status, Status::Critical);
+  EXPECT_NE(polling.verdict.find("mlx5_10 port 1 DOWN (physical Polling)"), std::string::npos) << polling.verdict;
+  Artifact disabled = analyze_file(testing::test_data("ibv/gpud-99-ibstat-down-disabled-trimmed.txt"));
+  EXPECT_EQ(disabled.status, Status::Critical);
+  bool admin = false;
+  for (const auto& n : disabled.notes) admin |= n.find("administratively disabled") != std::string::npos;
+  EXPECT_TRUE(admin);
+  EXPECT_EQ(analyze_file(testing::test_data("ibv/deepep-303-ibstat-ndr-400-cut.txt")).status, Status::Ok);
+}
+
+}  // namespace
+}  // namespace gdrcheck

@@ -9,6 +9,7 @@
 #include "analyze/gds_artifacts.h"
 #include "analyze/line_source.h"
 #include "host/compressed_input.h"
+#include "host/text_format.h"
 #include "host/unique_fd.h"
 #include "host/user_file.h"
 #include "topology/hwloc_source.h"
@@ -91,22 +92,39 @@ void judge_topology(Artifact& a) {
   }
 }
 
+// A port that is not ACTIVE carries no RDMA traffic: CRITICAL, as `node`'s
+// port check says of the same fact (checks/port_check.cc), with the same
+// causes named from the physical state.
 void judge_ibv(Artifact& a) {
-  int ports = 0, up = 0;
+  int ports = 0;
+  std::vector<std::string> down;
+  std::string fix;
   for (const auto& d : a.ibv->devices)
     for (const auto& p : d.ports) {
       ++ports;
-      up += p.state == "ACTIVE" || p.state == "Active";
+      if (p.state == "ACTIVE") continue;
+      std::string name = (d.name.empty() ? std::string("a device") : printable(d.name)) +
+                         (p.port ? " port " + std::to_string(p.port) : "");
+      down.push_back(name + " " + printable(p.state.empty() ? "state unknown" : p.state) +
+                     (p.physical_state.empty() ? "" : " (physical " + printable(p.physical_state) + ")"));
+      if (p.physical_state == "LinkUp" && (p.state == "INIT" || p.state == "ARMED"))
+        fix = "the link is up but not configured: check that a subnet manager (opensm/UFM) runs on the fabric";
+      else if (p.physical_state == "Disabled" && fix.empty())
+        fix = "a port is administratively disabled: enable it (ibportstate / switch configuration)";
     }
   if (ports == 0) {
     a.status = Status::Unknown;
     a.verdict = "no ports listed";
-  } else if (up == ports) {
+  } else if (down.empty()) {
     a.status = Status::Ok;
     a.verdict = "all " + std::to_string(ports) + " ports ACTIVE";
   } else {
-    a.status = Status::Warning;
-    a.verdict = std::to_string(ports - up) + " of " + std::to_string(ports) + " ports not ACTIVE";
+    a.status = Status::Critical;
+    a.verdict = std::to_string(down.size()) + " of " + std::to_string(ports) +
+                " ports not ACTIVE (no RDMA traffic through them): " + join(down, ", ");
+    a.notes.push_back(fix.empty() ? "check the cable and the switch port (ibstat DEVICE PORT; mlxlink -d DEVICE)"
+                                  : fix);
+    a.notes.push_back("gdrcheck node calls the same fact CRITICAL (check port): one severity for one fact");
   }
 }
 
