@@ -1011,6 +1011,24 @@ TEST(NcclLogReasons, SendSideWithoutGdr) {
   EXPECT_EQ(r.reason("send_side_no_gdr")->count, 2u);
 }
 
+// NCCL says GDR is enabled for the HCAs (the NIC side is ready), yet the
+// connections do not use it: the reason points at the per-pair decision,
+// not at peer memory. Real: vllm-dgx-spark #1 (DMA-BUF, IBext_v10).
+TEST(NcclLogReasons, HcaEnabledButConnectionsWithoutGdr) {
+  auto r = parse_nccl_log(testing::read_test_data("nccl-logs/vllm-dgx-spark-1-nested-ray-dmabuf-ibext-v10.log"));
+  EXPECT_EQ(r.verdict, GdrVerdict::No);
+  ASSERT_NE(r.reason("gdr_enabled_unused"), nullptr);
+  EXPECT_EQ(lines_of(r, "gdr_enabled_unused"), (Lines{2, 6}));
+  EXPECT_TRUE(has(message_of(r, "gdr_enabled_unused"), "(DMA-BUF) enabled for 2 HCA"));
+  EXPECT_TRUE(has(message_of(r, "gdr_enabled_unused"), "NCCL_NET_GDR_LEVEL"));
+  // Every connection on GDRDMA: nothing to explain.
+  auto used = parse_nccl_log(
+      "a:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'\n"
+      "a:1:2 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n");
+  EXPECT_EQ(used.reason("gdr_enabled_unused"), nullptr);
+  EXPECT_EQ(used.verdict, GdrVerdict::Yes);
+}
+
 TEST(NcclLogReasons, GdrLevelEnvironment) {
   auto forced = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to SYS\n");
   EXPECT_EQ(lines_of(forced, "gdr_forced"), Lines{1});

@@ -230,6 +230,8 @@ struct NcclLogParser::State {
 
   // Explicit statements, for logs without connection lines.
   std::size_t explicit_disabled = 0, distance_enabled = 0, hca_enabled = 0;
+  Evidence hca_enabled_lines;  // "GPU Direct RDMA [(DMABUF)] Enabled for HCA n 'name'"
+  bool hca_dmabuf = false;
 
   std::vector<NcclReason> reasons;
   std::map<std::string, std::size_t> reason_index;
@@ -272,6 +274,7 @@ struct NcclLogParser::State {
   void finish_verdict(NcclLogReport& r) const;
   void finish_send_side(NcclLogReport& r) const;
   void finish_partial(NcclLogReport& r) const;
+  void finish_unused_gdr(NcclLogReport& r) const;
   std::string transport() const;
   bool socket_used() const;
 };
@@ -506,13 +509,17 @@ void NcclLogParser::State::on_env(NcclEnvEcho e) {
 void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
   std::string_view net = net_of_message(msg);
   std::string_view s = msg.substr(msg.find("GPU Direct RDMA ") + 16);
-  consume(s, "(DMABUF) ");
+  bool dmabuf = consume(s, "(DMABUF) ");
   bool enabled = consume(s, "Enabled") || consume(s, "enabled");
   bool disabled = !enabled && (consume(s, "Disabled") || consume(s, "disabled"));
   skip_spaces(s);
   consume(s, "for ");
   if (s.starts_with("HCA")) {
-    if (enabled) ++hca_enabled;
+    if (enabled) {
+      ++hca_enabled;
+      hca_enabled_lines.add(line_no);
+      hca_dmabuf = hca_dmabuf || dmabuf;
+    }
     if (!disabled || net == "Socket") return;
     ++explicit_disabled;
     bool old = contains(s, "(no module)");
@@ -709,6 +716,29 @@ void NcclLogParser::State::finish_verdict(NcclLogReport& r) const {
   }
 }
 
+// NCCL said GPUDirect RDMA is enabled for the NICs, yet connections on them
+// do not use it. The HCA line is the NIC side (the plugin can register GPU
+// memory: peer memory or DMA-BUF); the per-connection choice is made per
+// GPU-NIC pair by graph/paths.cc:ncclTopoCheckGdr@v2.30.7-1 — the GPU's own
+// GDR support, NCCL_NET_GDR_READ for sends, and the path against
+// NCCL_NET_GDR_LEVEL (PXB, or P2C with C2C) — and printed only at TRACE
+// level. So the cause lies there, not in peer memory.
+void NcclLogParser::State::finish_unused_gdr(NcclLogReport& r) const {
+  if (hca_enabled == 0 || r.net_connections == 0 || r.gdr_connections == r.net_connections || socket_used()) return;
+  std::size_t without = r.net_connections - r.gdr_connections;
+  r.reasons.push_back(
+      {"gdr_enabled_unused",
+       "NCCL reported GPU Direct RDMA" + std::string(hca_dmabuf ? " (DMA-BUF)" : "") + " enabled for " +
+           std::to_string(hca_enabled_lines.count) + " HCA line(s), so the NIC can reach GPU memory; yet " +
+           std::to_string(without) +
+           " network connection(s) do not use it: NCCL kept them off per GPU-NIC pair — the PCIe path between them "
+           "is beyond NCCL_NET_GDR_LEVEL (PXB by default, P2C on C2C systems), NCCL_NET_GDR_READ is off for "
+           "sends, or the GPU does not support GPUDirect RDMA. NCCL prints that decision only with "
+           "NCCL_DEBUG=TRACE (\"GPU Direct RDMA Disabled for GPU ... (distance d > l)\"); gdrcheck node on the host, "
+           "or analyze with its topology, shows the path",
+       hca_enabled_lines.lines, hca_enabled_lines.count});
+}
+
 // Receives with GDRDMA but sends without: GDR reads are off (nccl-spec §2.4).
 void NcclLogParser::State::finish_send_side(NcclLogReport& r) const {
   std::size_t send = 0, send_gdr = 0, recv = 0, recv_gdr = 0;
@@ -785,6 +815,7 @@ NcclLogReport NcclLogParser::State::report() const {
   finish_verdict(r);
   finish_send_side(r);
   finish_partial(r);
+  finish_unused_gdr(r);
   return r;
 }
 
