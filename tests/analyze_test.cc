@@ -222,6 +222,15 @@ TEST(AnalyzeCli, FifoWithoutWriterDirectoryAndStdinTwice) {
 namespace gdrcheck {
 namespace {
 
+// A log that ends in IB completion errors is a failed job: CRITICAL with
+// NCCL's hint, whatever the GDR verdict could say.
+TEST(AnalyzeNcclLog, CompletionErrorsAreCritical) {
+  Artifact a = analyze_file(testing::test_data("nccl-logs/nccl-928-warn-error4-acs.log"));
+  EXPECT_EQ(a.status, Status::Critical);
+  EXPECT_EQ(a.verdict.rfind("IB completion error 4 (local protection)", 0), 0u) << a.verdict;
+  EXPECT_NE(a.verdict.find("ACS"), std::string::npos);
+}
+
 // A port that is not ACTIVE in pasted ibstat is CRITICAL, as node's port
 // check calls the same fact, with the cause its physical state names.
 TEST(AnalyzeIbv, APortDownIsCriticalAsInNode) {

@@ -1029,6 +1029,34 @@ TEST(NcclLogReasons, HcaEnabledButConnectionsWithoutGdr) {
   EXPECT_EQ(used.verdict, GdrVerdict::Yes);
 }
 
+// IB completion errors in every release's format: the transfers failed.
+TEST(NcclLogReasons, IbCompletionErrorsOfEachFormat) {
+  auto r = parse_nccl_log(
+      "a:1:2 [0] transport/net_ib.cc:1198 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4242> with error 12, "
+      "opcode 0, len 0, vendor err 129\n"
+      "a:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4242> with status=5 opcode=0 len=0 vendor err "
+      "249\n"
+      "a:1:2 [0] NCCL WARN NET/IB: Got completion from peer 10.0.0.3<4243> with status=IBV_WC_RETRY_EXC_ERR(12) "
+      "opcode=IBV_WC_SEND(0) vendor_err=129 hca mlx5_0\n");
+  const NcclReason* retry = r.reason("ib_completion_error");
+  ASSERT_NE(retry, nullptr);
+  EXPECT_TRUE(has(retry->message, "IB completion error 12 (transport retry counter exceeded)")) << retry->message;
+  EXPECT_TRUE(has(retry->message, "NCCL_IB_TIMEOUT"));
+  std::size_t twelve = 0, five = 0;
+  for (const auto& x : r.reasons) {
+    twelve += x.code == "ib_completion_error" && has(x.message, "error 12") ? x.count : 0;
+    five += x.code == "ib_completion_error" && has(x.message, "error 5") ? x.count : 0;
+  }
+  EXPECT_EQ(twelve, 2u);
+  EXPECT_EQ(five, 1u);
+  // The real one of NVIDIA/nccl#928: status 4 with the ACS hint too.
+  auto acs = parse_nccl_log(slurp("nccl-928-warn-error4-acs.log"));
+  ASSERT_NE(acs.reason("ib_completion_error"), nullptr);
+  EXPECT_EQ(acs.reason("ib_completion_error")->count, 3u);
+  EXPECT_NE(acs.reason("acs_hint"), nullptr);
+  EXPECT_EQ(parse_nccl_log("a:1:2 [0] NCCL WARN NET/IB : got async event\n").reason("ib_completion_error"), nullptr);
+}
+
 TEST(NcclLogReasons, GdrLevelEnvironment) {
   auto forced = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to SYS\n");
   EXPECT_EQ(lines_of(forced, "gdr_forced"), Lines{1});

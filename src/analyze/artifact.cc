@@ -42,6 +42,13 @@ void judge_nccl_log(Artifact& a, const NcclLogReport& r) {
       break;
   }
   if (!r.verdict_why.empty()) a.verdict += " (" + r.verdict_why + ")";
+  // A job whose transfers failed is CRITICAL whatever GDR did: the log's
+  // own completion errors say the network broke (with NCCL's hint).
+  if (const NcclReason* failed = r.reason("ib_completion_error")) {
+    a.status = Status::Critical;
+    a.verdict = failed->message + " (" + std::to_string(failed->count) + " line" + (failed->count == 1 ? "" : "s") +
+                "); " + a.verdict;
+  }
 }
 
 // The artifact's status and exit code say what the output proves about
