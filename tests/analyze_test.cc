@@ -222,6 +222,16 @@ TEST(AnalyzeCli, FifoWithoutWriterDirectoryAndStdinTwice) {
 namespace gdrcheck {
 namespace {
 
+// A matrix paste cut after GPU3's row (deepep #60, real): GPU4-GPU7 are
+// named UNKNOWN, never counted as GPUs without a NIC.
+TEST(AnalyzeTopology, GpusWhoseRowsAreCutAreUnknownByName) {
+  Artifact a = analyze_file(testing::test_data("smi/deepep-60-8gpu-14nic-topo-mp.txt"));
+  EXPECT_EQ(a.status, Status::Unknown) << a.verdict;
+  EXPECT_EQ(a.verdict.rfind("GPU4, GPU5, GPU6, GPU7: no NIC class in the paste", 0), 0u) << a.verdict;
+  EXPECT_NE(a.verdict.find("GPU0, GPU1, GPU2, GPU3 have a NIC behind their PCIe switch"), std::string::npos);
+  EXPECT_EQ(a.verdict.find("have no NIC behind"), std::string::npos);
+}
+
 // A log that ends in IB completion errors is a failed job: CRITICAL with
 // NCCL's hint, whatever the GDR verdict could say.
 TEST(AnalyzeNcclLog, CompletionErrorsAreCritical) {

@@ -78,24 +78,42 @@ void judge_nccl_tests(Artifact& a, const BandwidthOverrides& bandwidth) {
   relate_busbw_to_nics(a, bandwidth);
 }
 
+// Each GPU by name: the ones with a NIC behind their switch, the ones
+// without (NCCL stages their traffic by default), and the ones the paste
+// cannot tell (a row cut off, a cell unreadable) — UNKNOWN for those, never
+// counted as either.
 void judge_topology(Artifact& a) {
   a.paths = compute_paths(*a.topology);
   const TopologyPaths& p = *a.paths;
-  int direct = 0, total = 0;
+  std::vector<std::string> direct, far, unknown;
   for (const auto& c : p.closest) {
-    ++total;
-    direct += c.nccl_code == "PIX" || c.nccl_code == "PXB";
+    if (c.nics.empty() || c.nccl_code.empty() || c.nccl_code == "?")
+      unknown.push_back(printable(c.gpu));
+    else if (c.nccl_code == "PIX" || c.nccl_code == "PXB")
+      direct.push_back(printable(c.gpu));
+    else
+      far.push_back(printable(c.gpu) + " (" + printable(c.smi_code) + ")");
   }
-  if (total == 0 || a.topology->with_role(DeviceRole::Nic).empty()) {
+  if (p.closest.empty() || a.topology->with_role(DeviceRole::Nic).empty()) {
     a.status = Status::Unknown;
     a.verdict = "no GPU-NIC pair in the matrix: nothing about GPUDirect RDMA can be told";
-  } else if (direct == total) {
+    return;
+  }
+  std::string unread = unknown.empty() ? ""
+                                       : join(unknown, ", ") +
+                                             ": no NIC class in the paste (a row cut off or a cell unreadable), so "
+                                             "unknown";
+  if (far.empty() && unknown.empty()) {
     a.status = Status::Ok;
     a.verdict = "every GPU has a NIC behind its PCIe switch (PIX/PXB): GPUDirect RDMA is possible by default";
+  } else if (far.empty()) {
+    a.status = Status::Unknown;
+    a.verdict = unread + (direct.empty() ? "" : "; " + join(direct, ", ") + " have a NIC behind their PCIe switch");
   } else {
-    a.status = direct ? Status::Warning : Status::Critical;
-    a.verdict = std::to_string(total - direct) + " of " + std::to_string(total) +
-                " GPUs have no NIC behind their PCIe switch: NCCL stages their traffic through host memory by default";
+    a.status = direct.empty() ? Status::Critical : Status::Warning;
+    a.verdict = std::to_string(far.size()) + " of " + std::to_string(p.closest.size()) +
+                " GPUs have no NIC behind their PCIe switch: " + join(far, ", ") +
+                ": NCCL stages their traffic through host memory by default" + (unread.empty() ? "" : "; " + unread);
   }
 }
 
