@@ -172,8 +172,9 @@ TEST(NcclTestsReal, Issue287AlltoallOneGpuAverageZero) {
   EXPECT_DOUBLE_EQ(r.in_place->busbw, 0.0);
   EXPECT_FALSE(r.in_place->wrong.has_value());
   EXPECT_DOUBLE_EQ(*run.avg_busbw, 0.0);
-  EXPECT_EQ(run.test_name, "alltoall_perf");
-  EXPECT_TRUE(run.test_name_inferred);
+  EXPECT_EQ(run.test_name, "alltoall_perf");  // "sudo ./build/./alltoall_perf" above the table
+  EXPECT_FALSE(run.test_name_inferred);
+  EXPECT_TRUE(has_note(run, "from the command line"));
   EXPECT_EQ(run.ranks.size(), 1u);
   EXPECT_EQ(run.ranks[0].pci, "0x01");
   EXPECT_FALSE(run.failed);
@@ -196,9 +197,33 @@ TEST(NcclTestsReal, Issue37OldAllGatherWithoutHashFailed) {
   EXPECT_TRUE(run.out_of_bounds_failed);
   EXPECT_DOUBLE_EQ(*run.avg_busbw, 128.942);
   EXPECT_TRUE(run.failed);
-  // size/count = 8 ranks, no redop, error era: all_gather or alltoall.
-  EXPECT_EQ(run.test_name, "");
-  EXPECT_TRUE(has_note(run, "not decided"));
+  // size/count = 8 ranks, no redop, error era: all_gather or alltoall by the
+  // table; the command line above it says which.
+  EXPECT_EQ(run.test_name, "all_gather_perf");
+  EXPECT_FALSE(run.test_name_inferred);
+  EXPECT_TRUE(has_note(run, "from the command line above the table: all_gather_perf"));
+}
+
+TEST(NcclTestsParse, CommandLinesNameTheirOwnRuns) {
+  auto report = parse_nccl_tests(
+      "$ mpirun -np 2 /opt/nccl-tests/build/all_reduce_perf_mpi -b 8 -e 8 -g 1\n"
+      "#  nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+      "#wrong\n"
+      "           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    0.00   "
+      "   0\n"
+      "# Avg bus bandwidth    : 0.00\n"
+      "$ ./build/sendrecv_perf -b 8 -e 8\n"
+      "#  nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+      "#wrong\n"
+      "           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    0.00   "
+      "   0\n");
+  ASSERT_EQ(report.runs.size(), 2u);
+  EXPECT_EQ(report.runs[0].test_name, "all_reduce_perf");
+  EXPECT_EQ(report.runs[1].test_name, "sendrecv_perf");
+  // A word that only ends in _perf inside prose is not a command.
+  EXPECT_EQ(parse_nccl_tests("see docs/Perf and my_Perf notes\n").runs.size(), 0u);
 }
 
 TEST(NcclTestsReal, Issue78TwoTablesWithErrorColumnAndBlankRedop) {

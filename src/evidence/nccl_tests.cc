@@ -424,8 +424,33 @@ NcclTestsRun& NcclTestsParser::current() {
     layout_ = Layout{};
     run_has_table_ = false;
     hosts_seen_.clear();
+    run_->command_test_name = std::move(pending_command_test_);
+    pending_command_test_.clear();
   }
   return *run_;
+}
+
+// A shell or launcher line that runs a test binary: "$ ./build/all_gather_perf
+// -b 8 -e 8G -f 2 -g 8", "mpirun -np 16 ... all_reduce_perf_mpi -b 8". The
+// name without its folder and the _mpi suffix; "" when the line runs none.
+static std::string command_test_name(std::string_view line) {
+  for (std::string_view w : split_words(line)) {
+    if (auto slash = w.rfind('/'); slash != std::string_view::npos) w = w.substr(slash + 1);
+    if (w.size() > 4 && w.substr(w.size() - 4) == "_mpi") w.remove_suffix(4);
+    if (w.size() <= 5 || w.size() > 40 || w.substr(w.size() - 5) != "_perf") continue;
+    bool plain = std::all_of(w.begin(), w.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+    if (plain) return std::string(w);
+  }
+  return "";
+}
+
+void NcclTestsParser::on_command_line(std::string name) {
+  if (run_ && !run_has_table_ && run_->command_test_name.empty())
+    run_->command_test_name = std::move(name);  // its header lines came first
+  else {
+    if (run_has_table_) close_run();  // the previous test's table is over
+    pending_command_test_ = std::move(name);
+  }
 }
 
 NcclTestsRun& NcclTestsParser::fresh_run() {
@@ -468,6 +493,10 @@ void add_run_notes(NcclTestsRun& run) {
   };
   if (!run.complete)
     add("no footer (Out of bounds / Avg bus bandwidth): the output is cut short or the test did not finish");
+  if (run.test_name.empty() && !run.command_test_name.empty()) {
+    run.test_name = run.command_test_name;
+    add("test name from the command line above the table: " + run.test_name);
+  }
   if (run.test_name.empty() && !run.rows.empty()) {
     std::string basis;
     run.test_name = infer_test_name(run, &basis);
@@ -680,6 +709,7 @@ void NcclTestsParser::feed(std::string_view raw_line) {
     return;
   }
   if (handle_comment(text, text) || handle_row(text)) return;
+  if (std::string name = command_test_name(text); !name.empty()) return on_command_line(std::move(name));
   if (is_error_line(text)) add_error(std::string(text));
 }
 

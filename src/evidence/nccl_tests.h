@@ -68,6 +68,9 @@ struct NcclTestsRun {
   // decide (see notes).
   std::string test_name;
   bool test_name_inferred = false;
+  // The test the command line above the table ran ("./build/all_gather_perf
+  // -b 8 ..."): the name when the output does not print one.
+  std::string command_test_name;
   std::string tool;          // "nccl-tests" / "rccl-tests" when a version line says so
   std::string version_line;  // "# nccl-tests version 2.19.6 nccl-headers=..." as printed
   std::string nccl_version;  // "2.12.7+cuda11.4" from "NCCL version ..." when present
@@ -140,6 +143,8 @@ class NcclTestsParser {
 
   NcclTestsReport report_;
   std::optional<NcclTestsRun> run_;
+  std::string pending_command_test_;  // a command line seen before its run began
+  void on_command_line(std::string name);
   Layout layout_;
   bool run_has_table_ = false;                  // header, rows or footer seen in the open run
   std::unordered_set<std::string> hosts_seen_;  // of the open run
