@@ -8,6 +8,7 @@
 
 #include "analyze/gds_artifacts.h"
 #include "analyze/line_source.h"
+#include "analyze/perftest_artifact.h"
 #include "host/compressed_input.h"
 #include "host/text_format.h"
 #include "host/unique_fd.h"
@@ -218,6 +219,8 @@ const char* artifact_kind_name(ArtifactKind k) {
       return "gdsio";
     case ArtifactKind::CufileLog:
       return "cufile-log";
+    case ArtifactKind::Perftest:
+      return "perftest";
     case ArtifactKind::Unknown:
       return "unknown";
   }
@@ -225,9 +228,9 @@ const char* artifact_kind_name(ArtifactKind k) {
 }
 
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out) {
-  for (ArtifactKind k :
-       {ArtifactKind::NcclLog, ArtifactKind::NcclTests, ArtifactKind::TopoMatrix, ArtifactKind::TopologyXml,
-        ArtifactKind::Ibv, ArtifactKind::Gdscheck, ArtifactKind::Gdsio, ArtifactKind::CufileLog})
+  for (ArtifactKind k : {ArtifactKind::NcclLog, ArtifactKind::NcclTests, ArtifactKind::TopoMatrix,
+                         ArtifactKind::TopologyXml, ArtifactKind::Ibv, ArtifactKind::Gdscheck, ArtifactKind::Gdsio,
+                         ArtifactKind::CufileLog, ArtifactKind::Perftest})
     if (text == artifact_kind_name(k)) {
       *out = k;
       return true;
@@ -242,6 +245,8 @@ ArtifactKind detect_artifact_kind(std::string_view head) {
   // Before gdscheck: cuFile's INFO lines print "nvidia_fs version:" too.
   if (looks_like_gdsio_output(head)) return ArtifactKind::Gdsio;
   if (looks_like_cufile_log(head)) return ArtifactKind::CufileLog;
+  // Before ibv: a perftest paste may carry the ibstat output of its port.
+  if (looks_like_perftest(head)) return ArtifactKind::Perftest;
   if (looks_like_gdscheck(head)) return ArtifactKind::Gdscheck;
   if (looks_like_smi_text(head)) return ArtifactKind::TopoMatrix;
   if (looks_like_hwloc_xml(head) || looks_like_nccl_xml(head)) return ArtifactKind::TopologyXml;
@@ -316,10 +321,19 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
         judge_cufile_log(a);
         break;
       }
+      case ArtifactKind::Perftest:
+        try {
+          a.perftest = read_perftest_paste(src.whole());
+        } catch (const std::invalid_argument& e) {
+          a.error = std::string("perftest --out_json file: ") + e.what();
+          break;
+        }
+        judge_perftest(a, bandwidth);
+        break;
       case ArtifactKind::Unknown:
         a.error =
             "of no known kind (expected an NCCL/RCCL debug log, nccl-tests output, nvidia-smi topo -m, "
-            "ibstat/ibv_devinfo, gdscheck -p or gdsio output, or a cufile.log; --kind forces one)";
+            "ibstat/ibv_devinfo, gdscheck -p or gdsio output, a cufile.log or perftest output; --kind forces one)";
         break;
     }
   } catch (const InputError& e) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyze/busbw_vs_nics.h"
+#include "analyze/perftest_paste.h"
 #include "bench/expected_bandwidth.h"
 #include "checks/finding.h"
 #include "evidence/cufile_log.h"
@@ -24,8 +25,21 @@ namespace gdrcheck {
 // TopologyXml: hwloc XML or NCCL's topology dump, read for the cross-check
 // with NCCL logs (analyze/crosscheck.h) and judged like a matrix.
 // Gdsio: gdsio benchmark output; CufileLog: libcufile's cufile.log.
-enum class ArtifactKind { NcclLog, NcclTests, TopoMatrix, TopologyXml, Ibv, Gdscheck, Gdsio, CufileLog, Unknown };
-// "nccl-log", "nccl-tests", "topo-matrix", "topology-xml", "ibv", "gdscheck", "gdsio", "cufile-log", "unknown"
+// Perftest: ib_write_bw/ib_read_bw/ib_send_bw output or its --out_json file.
+enum class ArtifactKind {
+  NcclLog,
+  NcclTests,
+  TopoMatrix,
+  TopologyXml,
+  Ibv,
+  Gdscheck,
+  Gdsio,
+  CufileLog,
+  Perftest,
+  Unknown
+};
+// "nccl-log", "nccl-tests", "topo-matrix", "topology-xml", "ibv", "gdscheck", "gdsio", "cufile-log", "perftest",
+// "unknown"
 const char* artifact_kind_name(ArtifactKind k);
 bool parse_artifact_kind(const std::string& text, ArtifactKind* out);  // for --kind
 
@@ -42,8 +56,9 @@ struct Artifact {
   std::optional<GdscheckReport> gdscheck;
   std::optional<GdsioReport> gdsio;
   std::optional<CufileLogReport> cufile_log;
-  Status status = Status::Unknown;  // what it proves: OK, WARNING (partial), CRITICAL (GDR not in use), UNKNOWN
-  std::string verdict;              // one line
+  std::optional<PerftestPaste> perftest;  // runs, each with its own verdict
+  Status status = Status::Unknown;        // what it proves: OK, WARNING (partial), CRITICAL (GDR not in use), UNKNOWN
+  std::string verdict;                    // one line
   std::vector<std::string> notes;
 };
 

@@ -44,6 +44,18 @@ void header_pairs(std::string_view line, PerftestReport& r) {
     if (colon == std::string_view::npos) return;
     std::string_view key = trim(line.substr(pos, colon - pos));
     std::size_t end = line.find('\t', colon);
+    // Pasted through Markdown or a browser, the tabs between the two pairs
+    // of a line are often spaces: the next pair's key then starts after the
+    // last run of two spaces before the next colon.
+    if (end == std::string_view::npos) {
+      std::size_t next = line.find(':', colon + 1);
+      if (next != std::string_view::npos) {
+        std::size_t key_end = next;
+        while (key_end > colon + 1 && line[key_end - 1] == ' ') --key_end;
+        std::size_t gap = key_end > colon + 2 ? line.rfind("  ", key_end - 1) : std::string_view::npos;
+        if (gap != std::string_view::npos && gap > colon) end = gap;
+      }
+    }
     std::string_view value =
         trim(line.substr(colon + 1, end == std::string_view::npos ? std::string_view::npos : end - colon - 1));
     if (key == "Device") r.device = std::string(value);
@@ -52,7 +64,7 @@ void header_pairs(std::string_view line, PerftestReport& r) {
       if (auto q = whole_number<long>(value)) r.qps = static_cast<int>(*q);
     }
     if (end == std::string_view::npos) return;
-    while (end < line.size() && line[end] == '\t') ++end;
+    while (end < line.size() && (line[end] == '\t' || line[end] == ' ')) ++end;
     pos = end;
   }
 }

@@ -86,7 +86,7 @@ int run_analyze(const AnalyzeOptions& o) {
     ArtifactKind k{};
     if (!parse_artifact_kind(o.kind, &k)) {
       std::cerr << "gdrcheck analyze: --kind must be nccl-log, nccl-tests, topo-matrix, topology-xml, ibv, gdscheck, "
-                   "gdsio or cufile-log\n";
+                   "perftest, gdsio or cufile-log\n";
       return kExitUsage;
     }
     forced = k;
@@ -114,11 +114,14 @@ int run_analyze(const AnalyzeOptions& o) {
 CommandRun add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "analyze", "what NCCL logs, nccl-tests, nvidia-smi, ibstat, gdscheck and gdsio output and cuFile logs prove");
+      "analyze",
+      "what NCCL logs, nccl-tests, nvidia-smi, ibstat, gdscheck, gdsio and perftest output and cuFile logs "
+      "prove");
   cmd->add_option("files", o->files, "files to read ('-' = standard input; gzip and zstd read decompressed)")
       ->required();
   cmd->add_option("--kind", o->kind,
-                  "force the kind: nccl-log, nccl-tests, topo-matrix, topology-xml, ibv, gdscheck, gdsio, cufile-log");
+                  "force the kind: nccl-log, nccl-tests, topo-matrix, topology-xml, ibv, gdscheck, gdsio, cufile-log, "
+                  "perftest");
   cmd->add_flag("--json", o->json, "JSON output (schema gdrcheck.analyze/1)");
   cmd->add_flag("--detail", o->detail, "list every network connection");
   cmd->add_option("--root", o->root,

@@ -197,6 +197,55 @@ json cufile_log_json(const CufileLogReport& c) {
           {"findings", findings}};
 }
 
+const char* perftest_unit_name(PerftestUnit u) {
+  return u == PerftestUnit::Gbits ? "Gb/s" : u == PerftestUnit::MBytes ? "MB/s" : nullptr;
+}
+
+json perftest_json(const PerftestPaste& p) {
+  json runs = json::array();
+  for (const auto& r : p.runs) {
+    json rows = json::array();
+    for (const auto& row : r.report.rows)
+      rows.push_back({{"bytes", row.bytes},
+                      {"iterations", row.iterations},
+                      {"bw_peak", row.bw_peak},
+                      {"bw_average", row.bw_average},
+                      {"msg_rate_mpps", opt(row.msg_rate_mpps)}});
+    json errors = json::array();
+    for (const auto& e : r.errors) errors.push_back({{"line", e.line}, {"text", e.text}});
+    const char* unit = perftest_unit_name(r.report.unit);
+    auto text_or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+    runs.push_back({{"first_line", r.first_line},
+                    {"status", status_name(r.status)},
+                    {"verdict", r.verdict},
+                    {"notes", r.notes},
+                    {"test", text_or_null(r.report.test)},
+                    {"program", text_or_null(r.program)},
+                    {"command", r.command.text.empty() ? json(nullptr) : json(r.command.text)},
+                    {"latency", r.latency},
+                    {"bidirectional", r.report.bidirectional || r.command_bidirectional},
+                    {"device", text_or_null(r.report.device)},
+                    {"link_type", text_or_null(r.report.link_type)},
+                    {"qps", opt(r.report.qps)},
+                    {"gpu_buffer", r.report.gpu_buffer},
+                    {"gpu_name", text_or_null(r.report.gpu_name)},
+                    {"dmabuf", r.report.dmabuf || r.command_dmabuf},
+                    {"command_use_cuda", r.command_cuda},
+                    {"command_use_rocm", r.command_rocm},
+                    {"unit", unit ? json(unit) : json(nullptr)},
+                    {"rows", rows},
+                    {"average_gbps", opt(r.average_gbits)},
+                    {"port_rate_gbps", opt(r.port_rate_gbps)},
+                    {"port_rate_source", text_or_null(r.port_rate_source)},
+                    {"vs_port", r.vs_port ? judgement_json(*r.vs_port) : json(nullptr)},
+                    {"errors", errors}});
+  }
+  return {{"json_file", p.json},
+          {"runs", runs},
+          {"nic_model", p.nic_model.empty() ? json(nullptr) : json(p.nic_model)},
+          {"nic_model_max_gbps", p.nic_model.empty() ? json(nullptr) : json(p.nic_model_max_gbps)}};
+}
+
 json artifact_json(const Artifact& a, bool detail) {
   json j = {{"file", a.file}, {"kind", artifact_kind_name(a.kind)}, {"status", status_name(a.status)}};
   if (!a.error.empty()) {
@@ -218,6 +267,7 @@ json artifact_json(const Artifact& a, bool detail) {
   if (a.gdscheck) j.update(gdscheck_json(*a.gdscheck));
   if (a.gdsio) j.update(gdsio_json(*a.gdsio));
   if (a.cufile_log) j.update(cufile_log_json(*a.cufile_log));
+  if (a.perftest) j["perftest"] = perftest_json(*a.perftest);
   if (a.topology && a.paths) {
     json t = topo_json(*a.topology, *a.paths);
     t.erase("schema");

@@ -99,6 +99,26 @@ void write_tests(std::ostream& out, const NcclTestsReport& t, const std::vector<
   out << "  busbw is GB/s (1e9 bytes/s) of bus bandwidth, not Gb/s of line rate: 400 Gb/s NDR is 50 GB/s per NIC\n";
 }
 
+// One line per perftest run, its notes below it; a single run's verdict is
+// the artifact's, so only its figures are repeated.
+void write_perftest(std::ostream& out, const PerftestPaste& p) {
+  for (const auto& r : p.runs) {
+    out << "  line " << r.first_line << ": "
+        << safe_line(!r.report.test.empty() ? r.report.test
+                     : !r.program.empty()   ? r.program
+                                            : "perftest");
+    if (!r.report.device.empty()) out << " on " << safe_line(r.report.device);
+    if (!r.report.link_type.empty()) out << " (" << safe_line(r.report.link_type) << ")";
+    out << ", " << r.report.rows.size() << " rows";
+    if (r.average_gbits) out << ", average " << fixed(*r.average_gbits, 2) << " Gb/s";
+    if (r.port_rate_gbps) out << " of " << fixed(*r.port_rate_gbps, 0) << " Gb/s";
+    out << ": " << status_name(r.status) << "\n";
+    if (p.runs.size() > 1) out << "    " << safe_line(r.verdict) << "\n";
+    for (const auto& e : r.errors) out << "    line " << e.line << ": " << safe_line(e.text) << "\n";
+    for (const auto& n : r.notes) out << "    - " << safe_line(n) << "\n";
+  }
+}
+
 void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
   std::string file = safe_line(a.file);
   out << "== " << file << " (" << artifact_kind_name(a.kind) << ")\n";
@@ -140,6 +160,7 @@ void write_artifact(std::ostream& out, const Artifact& a, bool detail) {
     for (const auto& [level, n] : a.cufile_log->levels) out << " " << safe_line(level) << " " << n << ";";
     out << "\n";
   }
+  if (a.perftest) write_perftest(out, *a.perftest);
   if (a.topology)
     out << "  " << a.topology->with_role(DeviceRole::Gpu).size() << " GPUs, "
         << a.topology->with_role(DeviceRole::Nic).size() << " NICs (gdrcheck topo " << file << " shows the matrix)\n";
