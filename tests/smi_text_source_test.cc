@@ -91,6 +91,32 @@ std::string error_of(const std::string& text, const std::string& source = "paste
 
 // ---------------------------------------------------------- real outputs
 
+// What issue trackers and chat tools do to a paste: every run of spaces
+// and tabs collapsed to one space, and the ESC of the header's colour turned
+// into U+FFFD, leaving "\uFFFD[4m" stuck before GPU0. Every real matrix in
+// tests/data/smi reads to the same cells, multi-word columns included.
+TEST(SmiTextReal, CollapsedWhitespaceAndEscapeDebrisReadTheSame) {
+  for (const char* name : {"deepep-60-8gpu-14nic-topo-mp.txt", "go-gpuallocator-17-8x4090-pcie.txt",
+                           "kubernetes-53497-8gpu-mlx4.txt", "dask-cuda-1358-2gpu-10nic.txt"}) {
+    std::string text = slurp(name), mangled;
+    bool blank = false;
+    for (char c : text) {
+      bool b = c == ' ' || c == '\t';
+      if (!(b && blank)) mangled += b ? ' ' : c;
+      blank = b;
+    }
+    auto gpu0 = mangled.find("GPU0");
+    ASSERT_NE(gpu0, std::string::npos) << name;
+    mangled.insert(gpu0, "\xEF\xBF\xBD[4m\xEF\xBF\xBD[1m");
+    Topology clean = read_smi_text(text, name), pasted = read_smi_text(mangled, name);
+    EXPECT_EQ(pasted.printed_matrix, clean.printed_matrix) << name;
+    EXPECT_EQ(names_of(pasted, DeviceRole::Nic), names_of(clean, DeviceRole::Nic)) << name;
+    ASSERT_EQ(pasted.endpoints.size(), clean.endpoints.size()) << name;
+    for (std::size_t i = 0; i < clean.endpoints.size(); ++i)
+      EXPECT_EQ(pasted.endpoints[i].attributes, clean.endpoints[i].attributes) << name << " " << clean.endpoints[i].id;
+  }
+}
+
 TEST(SmiTextReal, GoGpuAllocator8x4090TabsNoLegend) {
   Topology t = load("go-gpuallocator-17-8x4090-pcie.txt");
   EXPECT_EQ(t.kind, SourceKind::SmiText);

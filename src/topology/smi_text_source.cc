@@ -78,11 +78,20 @@ std::size_t escape_length(std::string_view s, std::size_t i) {
   return esc ? 1 : 0;
 }
 
-// Removes escapes and carriage returns, turns other control bytes into
-// spaces, and splits into lines.
+// U+FFFD, what an issue tracker or chat tool makes of an ESC byte it
+// cannot show: never part of a matrix, it only sticks to the first label.
+constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";
+
+// Removes escapes, carriage returns and replacement characters, turns other
+// control bytes into spaces, and splits into lines.
 std::vector<std::string> clean_lines(std::string_view text) {
   std::vector<std::string> lines(1);
   for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, kReplacementChar.size(), kReplacementChar) == 0) {
+      lines.back() += ' ';
+      i += kReplacementChar.size();
+      continue;
+    }
     if (std::size_t n = escape_length(text, i)) {
       i += n;
       continue;
