@@ -204,6 +204,25 @@ TEST(NcclTestsReal, Issue37OldAllGatherWithoutHashFailed) {
   EXPECT_TRUE(has_note(run, "from the command line above the table: all_gather_perf"));
 }
 
+// A table cut above its header, each row behind a rank tag, one tag glued
+// to the size: still nccl-tests output, every row read.
+TEST(NcclTestsParse, HeadlessRowsBehindRankTags) {
+  const std::string text =
+      "[0]      1048576        262144     float     sum      -1    45.12   23.24   43.58      0    44.90   23.35   "
+      "43.79      0\n"
+      "[0]      2097152        524288     float     sum      -1    60.71   34.54   64.77      0    60.22   34.83   "
+      "65.30      0\n"
+      "[rank0]:4194304       1048576     float     sum      -1    95.01   44.15   82.78      0    94.66   44.31   "
+      "83.08      0\n";
+  EXPECT_TRUE(looks_like_nccl_tests(text));
+  auto report = parse_nccl_tests(text);
+  ASSERT_EQ(report.runs.size(), 1u);
+  ASSERT_EQ(report.runs[0].rows.size(), 3u);
+  EXPECT_EQ(report.runs[0].rows[2].size, 4194304u);
+  EXPECT_DOUBLE_EQ(report.runs[0].rows[2].out_of_place->busbw, 82.78);
+  EXPECT_FALSE(looks_like_nccl_tests("[0] 1 2 float sum -1 1 1 1 0 1 1 1 0\nsomething else\n"));
+}
+
 TEST(NcclTestsParse, CommandLinesNameTheirOwnRuns) {
   auto report = parse_nccl_tests(
       "$ mpirun -np 2 /opt/nccl-tests/build/all_reduce_perf_mpi -b 8 -e 8 -g 1\n"

@@ -120,6 +120,21 @@ std::size_t ompi_tag_length(std::string_view s) {
   return i + 1;
 }
 
+// "[0]" / "[0,1]" / "[rank3]" before a row, with or without a space (a
+// launcher's rank tag with no colon, as torchrun-style wrappers and pastes
+// of one rank's output leave it); returns its length or 0.
+std::size_t rank_tag_length(std::string_view s) {
+  if (s.empty() || s[0] != '[') return 0;
+  std::size_t i = 1;
+  if (s.substr(1, 4) == "rank") i = 5;
+  std::size_t digits = i;
+  while (i < s.size() && (is_digit(s[i]) || s[i] == ',') && i < 16) ++i;
+  if (i == digits || i >= s.size() || s[i] != ']') return 0;
+  ++i;
+  if (i < s.size() && s[i] == ':') ++i;
+  return i;
+}
+
 // "12: " from srun --label; digits, a colon and a space.
 std::size_t srun_label_length(std::string_view s) {
   std::size_t i = 0;
@@ -135,6 +150,7 @@ std::string_view strip_launcher(std::string_view s) {
     std::string_view t = trim(s);
     std::size_t n = ompi_tag_length(t);
     if (n == 0) n = srun_label_length(t);
+    if (n == 0) n = rank_tag_length(t);
     if (n == 0) {
       std::size_t colon = t.find(": ");
       if (colon != std::string_view::npos && colon > 0 && colon < 64 && split_words(t.substr(0, colon)).size() == 1 &&
@@ -725,7 +741,7 @@ NcclTestsReport NcclTestsParser::finish() {
 }
 
 bool looks_like_nccl_tests(std::string_view head) {
-  std::size_t start = 0, lines = 0;
+  std::size_t start = 0, lines = 0, headless_rows = 0;
   bool header = false;
   while (start < head.size() && lines++ < 400) {
     std::size_t end = std::min(head.find('\n', start), head.size());
@@ -743,6 +759,9 @@ bool looks_like_nccl_tests(std::string_view head) {
         std::find(w.begin(), w.end(), "size") != w.end() && std::find(w.begin(), w.end(), "busbw") != w.end();
     header = header || is_header;
     if (header && !is_header && parse_row(t, 4, false)) return true;
+    // A table cut above its header: three rows in a row are enough.
+    headless_rows = !is_header && parse_row(t, 4, false) ? headless_rows + 1 : 0;
+    if (headless_rows >= 3) return true;
   }
   return false;
 }
