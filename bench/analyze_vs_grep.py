@@ -3,6 +3,7 @@
 log of a 4,096-rank job, against `grep -c GDRDMA` on the same file, in one run.
 
 Usage: bench/analyze_vs_grep.py [--gib 2] [--rounds 3] [--build build] [--dir /dev/shm]
+                                [--kind repeating|unique|both]
 
 The log is made of the line shapes of real NCCL 2.18-2.21 INFO logs (see
 tests/data/nccl-logs): the version line, NET/IB device list, per-channel
@@ -22,10 +23,15 @@ import time
 HOSTS, GPUS, CHANNELS = 512, 8, 16
 
 
-def rank_block(comm, rank):
+def rank_block(comm, rank, unique=False):
     host = f"node{rank // GPUS:04d}"
     gpu = rank % GPUS
-    pre = f"{host}:{100000 + rank}:{200000 + rank} [{gpu}] NCCL INFO "
+    # Repeating: one process per rank for the whole job, so each
+    # communicator's lines repeat the first's. Unique: every communicator
+    # comes from new processes and threads (a job that restarts or builds
+    # sub-communicators), so no line repeats exactly.
+    pid, tid = (100000 + rank, 200000 + rank) if not unique else (100000 + rank + comm * 7919, 300000 + rank * 13 + comm)
+    pre = f"{host}:{pid}:{tid} [{gpu}] NCCL INFO "
     peer = (rank + GPUS) % (HOSTS * GPUS)
     lines = [pre + f"comm 0x{comm:x}{rank:04x} rank {rank} nRanks {HOSTS * GPUS} nNodes {HOSTS} localRanks {GPUS} localRank {gpu} MNNVL 0"]
     for ch in range(CHANNELS):
@@ -39,14 +45,14 @@ def rank_block(comm, rank):
     return "\n".join(lines) + "\n"
 
 
-def generate(path, size):
+def generate(path, size, unique=False):
     head = "node0000:100000:200000 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
     head += "node0000:100000:200000 [0] NCCL INFO NET/IB : Using " + " ".join(f"[{i}]mlx5_{i}:1/IB" for i in range(8)) + " [RO]; OOB ib0:10.0.0.1<0>\n"
     written, comm = 0, 1
     with open(path, "w") as f:
         f.write(head)
         while written < size:
-            block = "".join(rank_block(comm, r) for r in range(HOSTS * GPUS))
+            block = "".join(rank_block(comm, r, unique) for r in range(HOSTS * GPUS))
             f.write(block)
             written += len(block)
             comm += 1
@@ -55,8 +61,9 @@ def generate(path, size):
 
 def timed(cmd):
     """Wall time, peak RSS (KiB) and exit code of one run. posix_spawn + wait4
-    give the RSS of that child alone (a forked copy of this script would count
-    the script's own memory)."""
+    give the RSS of that child; posix_spawn shares this script's memory until
+    the exec, and the kernel counts that memory in the child's peak too, so
+    the log is generated in another process and this one stays small."""
     # Output goes to a real file: GNU grep stops at the first match when its
     # output is /dev/null, even with -c.
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -71,26 +78,36 @@ def timed(cmd):
 
 
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--generate":
+        generate(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "unique")
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--gib", type=float, default=2.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--build", default="build")
     ap.add_argument("--dir", default="/dev/shm" if os.access("/dev/shm", os.W_OK) else "/tmp")
+    ap.add_argument("--kind", choices=["repeating", "unique", "both"], default="both",
+                    help="lines repeating across communicators, no line repeating exactly, or both in turn")
     a = ap.parse_args()
     gdrcheck = os.path.join(a.build, "gdrcheck")
     if not os.access(gdrcheck, os.X_OK):
         sys.exit(f"build first: {gdrcheck} missing")
     # A quarter-size run first: peak memory must be the same at both sizes.
-    for gib in (a.gib / 4, a.gib):
-        run(a, gdrcheck, gib)
+    kinds = ["repeating", "unique"] if a.kind == "both" else [a.kind]
+    for kind in kinds:
+        for gib in (a.gib / 4, a.gib):
+            run(a, gdrcheck, gib, kind == "unique")
 
 
-def run(a, gdrcheck, gib):
+def run(a, gdrcheck, gib, unique):
     path = os.path.join(a.dir, "gdrcheck-bench-4096ranks.log")
     try:
-        size = generate(path, int(gib * (1 << 30)))
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--generate", path, str(int(gib * (1 << 30))),
+                        "unique" if unique else "repeating"], check=True)
+        size = os.path.getsize(path)
         lines = int(subprocess.run(["wc", "-l", path], stdout=subprocess.PIPE, text=True).stdout.split()[0])
-        print(f"log: {path}, {size / (1 << 30):.2f} GiB, {lines:,} lines, {HOSTS * GPUS} ranks")
+        kind = "no line repeating" if unique else "lines repeating across communicators"
+        print(f"log: {path}, {size / (1 << 30):.2f} GiB, {lines:,} lines, {HOSTS * GPUS} ranks, {kind}")
         g_times, a_times = [], []
         a_rss = 0
         for _ in range(a.rounds):

@@ -8,9 +8,15 @@
 namespace gdrcheck {
 namespace {
 
-TEST(RepeatedLineMemo, RemembersExactLinesOnly) {
+// find() then remember() on a miss, as the log reader does.
+void offer(RepeatedLineMemo& memo, const std::string& line, std::uint8_t outcome) {
+  if (!memo.find(line)) memo.remember(line, outcome);
+}
+
+TEST(RepeatedLineMemo, RemembersExactLinesFromTheirSecondTime) {
   RepeatedLineMemo memo;
-  EXPECT_FALSE(memo.find("a line"));
+  offer(memo, "a line", 2);
+  EXPECT_FALSE(memo.find("a line"));  // seen once: only its hash is kept
   memo.remember("a line", 2);
   EXPECT_EQ(memo.find("a line"), 2);
   EXPECT_FALSE(memo.find("a line "));
@@ -20,11 +26,12 @@ TEST(RepeatedLineMemo, RemembersExactLinesOnly) {
 
 TEST(RepeatedLineMemo, RepeatedBlocksAndOtherOrders) {
   RepeatedLineMemo memo;
-  for (int i = 0; i < 100; ++i) {
-    std::string line = "line " + std::to_string(i);
-    ASSERT_FALSE(memo.find(line));
-    memo.remember(line, static_cast<std::uint8_t>(i % 3));
-  }
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < 100; ++i) {
+      std::string line = "line " + std::to_string(i);
+      ASSERT_FALSE(memo.find(line));
+      memo.remember(line, static_cast<std::uint8_t>(i % 3));
+    }
   // The same order (predicted), then backwards (hash lookups): same answers.
   for (int i = 0; i < 100; ++i) EXPECT_EQ(memo.find("line " + std::to_string(i)), i % 3);
   for (int i = 99; i >= 0; --i) EXPECT_EQ(memo.find("line " + std::to_string(i)), i % 3);
@@ -36,13 +43,30 @@ TEST(RepeatedLineMemo, RepeatedBlocksAndOtherOrders) {
 
 TEST(RepeatedLineMemo, StopsGrowingWhenFull) {
   RepeatedLineMemo memo;
-  for (std::size_t i = 0; i < RepeatedLineMemo::kMaxLines + 10; ++i) {
-    std::string line = std::to_string(i);
-    if (!memo.find(line)) memo.remember(line, 1);
-  }
+  for (int round = 0; round < 2; ++round)
+    for (std::size_t i = 0; i < RepeatedLineMemo::kMaxLines + 10; ++i) offer(memo, std::to_string(i), 1);
   EXPECT_EQ(memo.size(), RepeatedLineMemo::kMaxLines);
   EXPECT_EQ(memo.find("0"), 1);
   EXPECT_FALSE(memo.find(std::to_string(RepeatedLineMemo::kMaxLines + 5)));
+}
+
+// A log whose lines never repeat keeps no text, and once the hashes are
+// full and nothing is found the memo stands aside; it looks again later.
+TEST(RepeatedLineMemo, LinesThatNeverRepeatCostNoTextAndAreLeftAlone) {
+  RepeatedLineMemo memo;
+  std::size_t n = RepeatedLineMemo::kMaxSeenOnce + 2 * RepeatedLineMemo::kWindow;
+  for (std::size_t i = 0; i < n; ++i) offer(memo, "unique " + std::to_string(i), 1);
+  EXPECT_EQ(memo.size(), 0u);
+  // Standing aside: a line offered twice now is not remembered.
+  offer(memo, "repeated", 1);
+  offer(memo, "repeated", 1);
+  EXPECT_FALSE(memo.find("repeated"));
+  EXPECT_EQ(memo.size(), 0u);
+  // After the pause it remembers again.
+  for (std::uint64_t i = 0; i < RepeatedLineMemo::kBypass; ++i) memo.find("x");
+  offer(memo, "again", 3);
+  offer(memo, "again", 3);
+  EXPECT_EQ(memo.find("again"), 3);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "evidence/repeated_line_memo.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gdrcheck {
@@ -52,15 +53,66 @@ void RepeatedLineMemo::follow(std::uint32_t index) {
   last_ = index;
 }
 
+void RepeatedLineMemo::count_window(bool hit) {
+  window_hits_ += hit;
+  if (++window_finds_ < kWindow) return;
+  if (window_hits_ * 20 < window_finds_ && seen_wraps_ > 0) {
+    resume_at_ = finds_ + kBypass;
+    forget_seen();  // what is offered after the pause starts afresh
+    seen_wraps_ = 0;
+  }
+  window_finds_ = window_hits_ = 0;
+}
+
+void RepeatedLineMemo::forget_seen() {
+  std::fill(seen_.begin(), seen_.end(), 0);
+  seen_count_ = 0;
+}
+
+bool RepeatedLineMemo::seen_before(std::uint64_t hash) {
+  if (hash == 0) hash = 1;  // 0 marks an empty slot
+  if (seen_.empty()) seen_.assign(1024, 0);
+  std::size_t mask = seen_.size() - 1;
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+    if (seen_[i] == hash) return true;
+    if (seen_[i] != 0) continue;
+    if (seen_count_ >= kMaxSeenOnce) {  // full of lines that did not come back: start again
+      forget_seen();
+      ++seen_wraps_;
+      i = hash & mask;
+    }
+    seen_[i] = hash;
+    if (++seen_count_ * 2 > seen_.size()) {  // keep it at most half full
+      std::vector<std::uint64_t> old(seen_.size() * 2, 0);
+      old.swap(seen_);
+      std::size_t m = seen_.size() - 1;
+      for (std::uint64_t h : old)
+        if (h) {
+          std::size_t j = h & m;
+          while (seen_[j] != 0) j = (j + 1) & m;
+          seen_[j] = h;
+        }
+    }
+    return false;
+  }
+}
+
 std::optional<std::uint8_t> RepeatedLineMemo::find(std::string_view line) {
+  if (++finds_ < resume_at_) {  // standing aside: nothing to find, nothing to chain
+    last_ = before_miss_ = kNone;
+    return std::nullopt;
+  }
   if (last_ != kNone) {
     std::uint32_t predicted = entries_[last_].next;
     if (predicted != kNone && same(entries_[predicted], line)) {
       last_ = predicted;
+      count_window(true);
       return entries_[predicted].outcome;
     }
   }
-  std::uint32_t index = entries_.empty() ? kNone : lookup(line, hash_line(line));
+  missed_hash_ = hash_line(line);
+  std::uint32_t index = entries_.empty() ? kNone : lookup(line, missed_hash_);
+  count_window(index != kNone);
   if (index == kNone) {
     before_miss_ = last_;
     last_ = kNone;
@@ -71,10 +123,13 @@ std::optional<std::uint8_t> RepeatedLineMemo::find(std::string_view line) {
 }
 
 void RepeatedLineMemo::remember(std::string_view line, std::uint8_t outcome) {
+  if (finds_ < resume_at_) return;
+  std::uint64_t hash = missed_hash_;
+  if (!seen_before(hash)) return;  // the first time: only its hash
   if (entries_.size() >= kMaxLines || text_.size() + line.size() > kMaxBytes) return;
   if ((entries_.size() + 1) * 2 > slots_.size()) grow();
   Entry e;
-  e.hash = hash_line(line);
+  e.hash = hash;
   e.text = text_.size();
   e.length = static_cast<std::uint32_t>(line.size());
   e.outcome = outcome;

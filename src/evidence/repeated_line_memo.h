@@ -8,6 +8,14 @@
 // compared with that prediction first, so a repeated block costs one
 // memcmp per line; otherwise a hash lookup. Memory is bounded (kMaxLines,
 // kMaxBytes): once full, new lines are simply not remembered.
+//
+// Other logs never repeat a line (new pids and threads in every
+// communicator): there the memo would only cost time and memory. So a
+// line's text is kept only the second time it is offered (the first time
+// only its hash; kMaxSeenOnce of them, forgotten all at once when full),
+// and when the hashes have filled up and fewer than 1 in 20 of a window's
+// lines were found, the memo stands aside for kBypass lines before it
+// looks again.
 #pragma once
 
 #include <cstddef>
@@ -23,12 +31,16 @@ class RepeatedLineMemo {
  public:
   static constexpr std::size_t kMaxLines = 1u << 18;
   static constexpr std::size_t kMaxBytes = 48u << 20;
+  static constexpr std::size_t kMaxSeenOnce = 1u << 19;  // 4 MiB of hashes (8 MiB of table)
+  static constexpr std::uint64_t kWindow = 1u << 16;
+  static constexpr std::uint64_t kBypass = 1u << 22;
 
   // The outcome remembered for exactly this line, if any. Also notes the
   // line as the predecessor of the next one.
   std::optional<std::uint8_t> find(std::string_view line);
   // Remembers `outcome` for the line just passed to find(), which did not
-  // know it. Lines not remembered break the chain of predictions.
+  // know it — from the second time it is offered on. Lines not remembered
+  // break the chain of predictions.
   void remember(std::string_view line, std::uint8_t outcome);
 
   std::size_t size() const { return entries_.size(); }
@@ -47,12 +59,22 @@ class RepeatedLineMemo {
   void place(std::uint32_t index);
   void grow();
   void follow(std::uint32_t index);
+  // Adds the hash to the lines seen once; true when it was there already.
+  bool seen_before(std::uint64_t hash);
+  void count_window(bool hit);
+  void forget_seen();
 
   std::vector<Entry> entries_;
   std::string text_;
   std::vector<std::uint64_t> slots_;   // hash tag << 32 | (index + 1); 0 = empty
   std::uint32_t last_ = kNone;         // the entry of the previous line, if it was one
   std::uint32_t before_miss_ = kNone;  // last_ when find() missed
+  std::uint64_t missed_hash_ = 0;      // hash of the line find() missed
+  std::vector<std::uint64_t> seen_;    // hashes of lines offered once (0 = empty slot)
+  std::size_t seen_count_ = 0;
+  std::size_t seen_wraps_ = 0;               // times the hashes filled up since the memo last stood aside
+  std::uint64_t finds_ = 0, resume_at_ = 0;  // find() calls; no memo work before resume_at_
+  std::uint64_t window_finds_ = 0, window_hits_ = 0;
 };
 
 }  // namespace gdrcheck
