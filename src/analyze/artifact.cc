@@ -45,9 +45,19 @@ void judge_nccl_log(Artifact& a, const NcclLogReport& r) {
   if (!r.verdict_why.empty()) a.verdict += " (" + r.verdict_why + ")";
   // A job whose transfers failed is CRITICAL whatever GDR did: the log's
   // own completion errors say the network broke (with NCCL's hint).
-  if (const NcclReason* failed = r.reason("ib_completion_error")) {
+  // Error 5 (flushed) only follows another error on the connection: the
+  // verdict leads with the first other status the log shows.
+  const NcclReason* failed = nullptr;
+  std::size_t lines = 0;
+  for (const auto& reason : r.reasons) {
+    if (reason.code != "ib_completion_error") continue;
+    lines += reason.count;
+    bool flush = reason.message.rfind("IB completion error 5 ", 0) == 0;
+    if (!failed || (!flush && failed->message.rfind("IB completion error 5 ", 0) == 0)) failed = &reason;
+  }
+  if (failed) {
     a.status = Status::Critical;
-    a.verdict = failed->message + " (" + std::to_string(failed->count) + " line" + (failed->count == 1 ? "" : "s") +
+    a.verdict = failed->message + " (" + std::to_string(lines) + " completion error line" + (lines == 1 ? "" : "s") +
                 "); " + a.verdict;
   }
 }

@@ -359,6 +359,60 @@ void NcclLogParser::State::replay(Repeatable what) {
 
 // Lines without a marker: the bare "NCCL version" line (NCCL_DEBUG=VERSION
 // or rank 0 of old releases), RCCL's version block, nccl-tests' rank list.
+namespace {
+
+// The IB work-completion status of "Got completion from peer P with error
+// N, ..." (<= 2.18: net_ib.cc:ncclIbTest@v2.18.1-1), "with status=N ..."
+// (2.19+) or "with status=NAME(N) ..." (transport/net_ib/p2p.cc@v2.30.7-1);
+// nullopt when the line is not one.
+std::optional<int> completion_status(std::string_view msg) {
+  auto at = msg.find("Got completion from peer");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = msg.substr(at);
+  for (std::string_view key : {std::string_view(" with error "), std::string_view(" with status=")}) {
+    auto k = rest.find(key);
+    if (k == std::string_view::npos) continue;
+    std::string_view v = rest.substr(k + key.size());
+    if (auto open = v.find('('); open != std::string_view::npos && open < 32 && (v.empty() || !isdigit(v[0])))
+      v = v.substr(open + 1);  // "IBV_WC_RETRY_EXC_ERR(12)"
+    int n = 0, digits = 0;
+    while (digits < 3 && digits < static_cast<int>(v.size()) && isdigit(static_cast<unsigned char>(v[digits])))
+      n = n * 10 + (v[digits++] - '0');
+    if (digits) return n;
+  }
+  return std::nullopt;
+}
+
+// What a completion status means for the job, with the hint NCCL itself
+// prints for it (transport/net_ib/common.h:printIbWcStatusHint@v2.30.7-1).
+std::string completion_meaning(int status) {
+  std::string s = "IB completion error " + std::to_string(status);
+  switch (status) {
+    case 4:
+      return s +
+             " (local protection): with GPUDirect RDMA usually PCIe ACS or the IOMMU redirecting peer-to-peer "
+             "traffic; NCCL's hint: NCCL_NET_GDR_LEVEL=LOC confirms it, disable ACS to fix it";
+    case 5:
+      return s +
+             " (work request flushed): follows an earlier error on the same connection; NCCL's hint: NICs of "
+             "one instance that cannot reach each other";
+    case 12:
+      return s +
+             " (transport retry counter exceeded): the peer did not answer in time (link, fabric or a peer "
+             "that died); NCCL's hint: NCCL_IB_TIMEOUT may be too short (default 20, about 30 s)";
+    case 13:
+      return s + " (RNR retry counter exceeded): the peer had no receive posted in time";
+    case 9:
+      return s + " (remote invalid request)";
+    case 10:
+      return s + " (remote access error): the peer refused the memory access (registration or keys)";
+    default:
+      return s;
+  }
+}
+
+}  // namespace
+
 void NcclLogParser::State::on_bare_line(std::string_view line) {
   if (auto p = scan::find(line, "NCCL version "); p != std::string_view::npos)
     if (auto v = version_token(line.substr(p + 13))) on_version(*v);
@@ -367,6 +421,11 @@ void NcclLogParser::State::on_bare_line(std::string_view line) {
     if (auto v = version_token(line.substr(p + 12))) on_version(*v);
   }
   if (contains(line, "Librccl path")) rccl = true;
+  // A WARN whose text a paste or a wrapping terminal carried onto the next
+  // line: the completion status still says the transfers failed.
+  if (auto status = completion_status(line))
+    add_reason("ib_completion_error", std::to_string(*status),
+               completion_meaning(*status) + ": the job's network transfers failed");
   places.on_bare_line(line, line_no);
   // "#  Rank  0 Group  0 Pid 123 on node01 device  0 [0000:19:00] ..."
   std::string_view t = trim(line);
@@ -552,56 +611,6 @@ void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
   }
   std::string key = std::to_string(d->value) + d->op + std::to_string(d->limit) + (v ? " " + v->str() : "");
   add_reason("gdr_distance", key, text);
-}
-
-// The IB work-completion status of "Got completion from peer P with error
-// N, ..." (<= 2.18: net_ib.cc:ncclIbTest@v2.18.1-1), "with status=N ..."
-// (2.19+) or "with status=NAME(N) ..." (transport/net_ib/p2p.cc@v2.30.7-1);
-// nullopt when the line is not one.
-std::optional<int> completion_status(std::string_view msg) {
-  auto at = msg.find("Got completion from peer");
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string_view rest = msg.substr(at);
-  for (std::string_view key : {std::string_view(" with error "), std::string_view(" with status=")}) {
-    auto k = rest.find(key);
-    if (k == std::string_view::npos) continue;
-    std::string_view v = rest.substr(k + key.size());
-    if (auto open = v.find('('); open != std::string_view::npos && open < 32 && (v.empty() || !isdigit(v[0])))
-      v = v.substr(open + 1);  // "IBV_WC_RETRY_EXC_ERR(12)"
-    int n = 0, digits = 0;
-    while (digits < 3 && digits < static_cast<int>(v.size()) && isdigit(static_cast<unsigned char>(v[digits])))
-      n = n * 10 + (v[digits++] - '0');
-    if (digits) return n;
-  }
-  return std::nullopt;
-}
-
-// What a completion status means for the job, with the hint NCCL itself
-// prints for it (transport/net_ib/common.h:printIbWcStatusHint@v2.30.7-1).
-std::string completion_meaning(int status) {
-  std::string s = "IB completion error " + std::to_string(status);
-  switch (status) {
-    case 4:
-      return s +
-             " (local protection): with GPUDirect RDMA usually PCIe ACS or the IOMMU redirecting peer-to-peer "
-             "traffic; NCCL's hint: NCCL_NET_GDR_LEVEL=LOC confirms it, disable ACS to fix it";
-    case 5:
-      return s +
-             " (work request flushed): follows an earlier error on the same connection; NCCL's hint: NICs of "
-             "one instance that cannot reach each other";
-    case 12:
-      return s +
-             " (transport retry counter exceeded): the peer did not answer in time (link, fabric or a peer "
-             "that died); NCCL's hint: NCCL_IB_TIMEOUT may be too short (default 20, about 30 s)";
-    case 13:
-      return s + " (RNR retry counter exceeded): the peer had no receive posted in time";
-    case 9:
-      return s + " (remote invalid request)";
-    case 10:
-      return s + " (remote access error): the peer refused the memory access (registration or keys)";
-    default:
-      return s;
-  }
 }
 
 // WARN lines (and the 2.30 IB completion hint): completion errors, ACS,
