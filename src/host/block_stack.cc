@@ -1,5 +1,7 @@
 #include "host/block_stack.h"
 
+#include "host/nvme_controllers.h"
+
 #include <regex>
 #include <set>
 
@@ -73,15 +75,15 @@ void read_nvme(const Root& root, BlockDevice& d) {
       return;
     }
   }
-  d.controller = ctrl;
-  const std::string cbase = "/sys/class/nvme/" + ctrl;
-  d.transport = read_value(root, cbase + "/transport", d.evidence);
-  if (d.transport.empty()) d.problem = cbase + "/transport: not readable";
-  if (d.transport == "pcie")
-    if (auto fn = root.resolve(cbase + "/device")) {
-      d.pci = PciAddress::parse(basename_of(*fn));
-      if (d.pci) d.evidence.push_back(cbase + "/device -> " + d.pci->str());
-    }
+  NvmeController c = read_nvme_controller(root, ctrl);
+  d.controller = c.name;
+  d.transport = c.transport;
+  d.pci = c.pci;
+  if (d.transport.empty()) {
+    d.problem = "/sys/class/nvme/" + ctrl + "/transport: not readable";
+    return;
+  }
+  d.evidence.insert(d.evidence.end(), c.evidence.begin(), c.evidence.end());
 }
 
 BlockDevice read_at(const Root& root, const std::string& name, int depth, std::set<std::string>& seen);

@@ -14,25 +14,29 @@ std::string basename_of(const std::string& path) {
 
 }  // namespace
 
+NvmeController read_nvme_controller(const Root& root, const std::string& name) {
+  NvmeController c;
+  c.name = name;
+  const std::string base = "/sys/class/nvme/" + name;
+  if (FileRead t = root.read(base + "/transport", 4096); t.ok()) {
+    c.transport = t.trimmed();
+    c.evidence.push_back(base + "/transport = " + c.transport);
+  } else {
+    c.evidence.push_back(t.reason());
+  }
+  if (FileRead m = root.read(base + "/model", 4096); m.ok()) c.model = m.trimmed();
+  if (c.transport == "pcie")
+    if (auto fn = root.resolve(base + "/device"))
+      if ((c.pci = PciAddress::parse(basename_of(*fn)))) c.evidence.push_back(base + "/device -> " + c.pci->str());
+  return c;
+}
+
 std::vector<NvmeController> read_nvme_controllers(const Root& root) {
   static const std::regex name_re("nvme[0-9]+");
   std::vector<NvmeController> out;
   for (const auto& name : root.list("/sys/class/nvme")) {
     if (!std::regex_match(name, name_re) || out.size() >= kMaxControllers) continue;
-    NvmeController c;
-    c.name = name;
-    const std::string base = "/sys/class/nvme/" + name;
-    if (FileRead t = root.read(base + "/transport", 4096); t.ok()) {
-      c.transport = t.trimmed();
-      c.evidence.push_back(base + "/transport = " + c.transport);
-    } else {
-      c.evidence.push_back(t.reason());
-    }
-    if (FileRead m = root.read(base + "/model", 4096); m.ok()) c.model = m.trimmed();
-    if (c.transport == "pcie")
-      if (auto fn = root.resolve(base + "/device"))
-        if ((c.pci = PciAddress::parse(basename_of(*fn)))) c.evidence.push_back(base + "/device -> " + c.pci->str());
-    out.push_back(std::move(c));
+    out.push_back(read_nvme_controller(root, name));
   }
   return out;
 }

@@ -21,6 +21,10 @@ struct NvmeController {
   std::vector<std::string> evidence;
 };
 
+// One controller by name ("nvme0"): its transport, model and, over PCIe,
+// its PCI function, with the files that said so.
+NvmeController read_nvme_controller(const Root& root, const std::string& name);
+
 // Controllers in name order; at most 1,024 (a real host has tens).
 std::vector<NvmeController> read_nvme_controllers(const Root& root);
 
