@@ -56,6 +56,17 @@ TEST(IsolatedCall, EndlessLoopIsStoppedAtTheLimit) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
 }
 
+// A child that waits rather than spins uses no CPU time, so only the
+// parent's wall-clock deadline can end it.
+TEST(IsolatedCall, BlockedChildIsStoppedAtTheLimit) {
+  auto start = std::chrono::steady_clock::now();
+  IsolatedEnd end = run_isolated([] { ::pause(); }, 300ms);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::TimedOut);
+  EXPECT_EQ(end.signal, SIGKILL);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 300ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
 TEST(IsolatedCall, ChildStateDoesNotReachTheParent) {
   int value = 1;
   IsolatedEnd end = run_isolated([&] { value = 2; }, 5s);

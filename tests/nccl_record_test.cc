@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "recorded_fixtures.h"
 
 namespace gdrcheck {
 namespace {
@@ -76,6 +80,41 @@ TEST(NcclRecord, DeviceTokenMakesItARealRecordShape) {
   EXPECT_TRUE(has_nccl_record_with_device("h:1:2 [0] misc/file.cc:12 NCCL WARN x"));
   EXPECT_FALSE(has_nccl_record_with_device("NCCL INFO x"));
   EXPECT_FALSE(has_nccl_record_with_device("text NCCL INFO x"));
+}
+
+// The first-record cache must change nothing: every line of the real logs,
+// in order, then with neighbours glued and cut, scans to the same records
+// with the cache as without it.
+std::string describe(const std::vector<NcclRecord>& rs) {
+  std::ostringstream out;
+  for (const auto& r : rs) out << static_cast<int>(r.level) << '|' << r.host << '|' << r.pid << '|' << r.msg << '\n';
+  return out.str();
+}
+
+TEST(NcclRecord, FirstRecordCacheChangesNothingOnRealLogs) {
+  std::vector<std::string> lines;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::test_data("nccl-logs"))) {
+    std::istringstream in(testing::read_test_data("nccl-logs/" + entry.path().filename().string()));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  ASSERT_GT(lines.size(), 500u);
+  std::size_t n = lines.size();
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    lines.push_back(lines[i] + lines[i + 1]);                        // glued
+    lines.push_back(lines[i].substr(0, lines[i].size() / 2));        // cut
+    lines.push_back(lines[i].substr(0, lines[i].find("INFO") + 4));  // ends at the level word
+    lines.push_back(lines[i].substr(0, lines[i].find("INFO") + 4) + "X" + lines[i + 1]);
+  }
+  NcclRecordScanner::FirstRecordCache cache;
+  std::size_t records = 0;
+  for (const auto& line : lines) {
+    std::vector<NcclRecord> cached;
+    NcclRecordScanner s(line, &cache);
+    for (NcclRecord r; s.next(r);) cached.push_back(r);
+    records += cached.size();
+    ASSERT_EQ(describe(cached), describe(records_of(line))) << line;
+  }
+  EXPECT_GT(records, n);
 }
 
 }  // namespace

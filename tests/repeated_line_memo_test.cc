@@ -56,12 +56,16 @@ TEST(RepeatedLineMemo, LinesThatNeverRepeatCostNoTextAndAreLeftAlone) {
   RepeatedLineMemo memo;
   std::size_t n = RepeatedLineMemo::kMaxSeenOnce + 2 * RepeatedLineMemo::kWindow;
   for (std::size_t i = 0; i < n; ++i) offer(memo, "unique " + std::to_string(i), 1);
-  EXPECT_EQ(memo.size(), 0u);
+  // Lines seen once are kept as 32-bit tags: among half a million of them
+  // a few dozen share a tag (the birthday bound, n^2 / 2^33), and those are
+  // kept one sighting early. Nothing more.
+  EXPECT_LT(memo.size(), n / 1000);
+  std::size_t kept = memo.size();
   // Standing aside: a line offered twice now is not remembered.
   offer(memo, "repeated", 1);
   offer(memo, "repeated", 1);
   EXPECT_FALSE(memo.find("repeated"));
-  EXPECT_EQ(memo.size(), 0u);
+  EXPECT_EQ(memo.size(), kept);
   // After the pause it remembers again.
   for (std::uint64_t i = 0; i < RepeatedLineMemo::kBypass; ++i) memo.find("x");
   offer(memo, "again", 3);

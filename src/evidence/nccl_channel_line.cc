@@ -23,9 +23,8 @@ struct Cursor {
   template <std::size_t N>
   bool lit(const char (&text)[N]) {
     constexpr std::size_t n = N - 1;
-    if (left() < n) return false;
-    for (std::size_t i = 0; i < n; ++i)
-      if (p[i] != text[i]) return false;
+    // memcmp of a constant length compiles to a few word compares.
+    if (left() < n || std::memcmp(p, text, n) != 0) return false;
     p += n;
     return true;
   }

@@ -36,16 +36,28 @@ std::uint64_t step_text(std::uint64_t h, std::string_view s) {
 
 }  // namespace
 
-std::uint64_t NcclConnectionIndex::hash_of(const NcclConnectionKey& k) {
+// The texts come first, so their part of the hash can be kept: a log prints
+// a process's connection lines one after another, with the same net, host
+// and pid.
+std::uint64_t NcclConnectionIndex::text_hash(const NcclConnectionKey& k) const {
+  TextHashCache& c = text_cache_;
+  if (c.valid && k.net == c.net && k.host == c.host && k.pid == c.pid) return c.hash;
+  c.net.assign(k.net);
+  c.host.assign(k.host);
+  c.pid.assign(k.pid);
+  c.hash = step_text(step_text(step_text(0, k.net), k.host), k.pid);
+  c.valid = true;
+  return c.hash;
+}
+
+std::uint64_t NcclConnectionIndex::hash_of(const NcclConnectionKey& k) const {
   auto pair = [](int a, int b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
   };
-  std::uint64_t h = step(pair(k.channel, k.conn_index), pair(k.from_rank, k.to_rank));
+  std::uint64_t h = step(text_hash(k), pair(k.channel, k.conn_index));
+  h = step(h, pair(k.from_rank, k.to_rank));
   h = step(h, pair(k.side, k.dev));
-  h = step(h, static_cast<std::uint32_t>(k.proxy_rank));
-  h = step_text(h, k.net);
-  h = step_text(h, k.host);
-  return finish(step_text(h, k.pid));
+  return finish(step(h, static_cast<std::uint32_t>(k.proxy_rank)));
 }
 
 bool NcclConnectionIndex::equal(const Stored& s, std::uint64_t hash, const NcclConnectionKey& k) const {

@@ -39,7 +39,8 @@ class NcclConnectionIndex {
     std::size_t net_len = 0, host_len = 0, pid_len = 0;
     std::size_t value = 0;
   };
-  static std::uint64_t hash_of(const NcclConnectionKey& key);
+  std::uint64_t hash_of(const NcclConnectionKey& key) const;
+  std::uint64_t text_hash(const NcclConnectionKey& key) const;
   bool equal(const Stored& s, std::uint64_t hash, const NcclConnectionKey& key) const;
   void grow();
 
@@ -48,6 +49,13 @@ class NcclConnectionIndex {
   // Upper 32 bits: the key's hash (so most probes never touch keys_);
   // lower 32 bits: 1 + index into keys_. 0 = empty.
   std::vector<std::uint64_t> slots_;
+  // The hash of the last key's texts, with copies of them.
+  struct TextHashCache {
+    bool valid = false;
+    std::string net, host, pid;
+    std::uint64_t hash = 0;
+  };
+  mutable TextHashCache text_cache_;
 };
 
 }  // namespace gdrcheck

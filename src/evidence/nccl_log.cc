@@ -248,6 +248,7 @@ struct NcclLogParser::State {
   // memo replays these without parsing.
   enum class Repeatable : std::uint8_t { KnownConnection, DroppedConnection, IntraNode };
   RepeatedLineMemo memo;
+  NcclRecordScanner::FirstRecordCache first_record;
   void replay(Repeatable what);
 
   std::optional<Repeatable> on_record(const NcclRecord& r);
@@ -335,7 +336,7 @@ void NcclLogParser::State::feed(std::string_view line) {
   ++line_no;
   while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (auto seen = memo.find(line)) return replay(static_cast<Repeatable>(*seen));
-  NcclRecordScanner scanner(line);
+  NcclRecordScanner scanner(line, &first_record);
   NcclRecord r;
   if (!scanner.next(r)) return on_bare_line(line);
   std::size_t in_line = 0;

@@ -86,9 +86,38 @@ bool level_word(std::string_view rest, std::size_t* len, NcclLevel* level) {
 
 }  // namespace
 
-NcclRecordScanner::NcclRecordScanner(std::string_view line) : line_(line) {
+NcclRecordScanner::NcclRecordScanner(std::string_view line, FirstRecordCache* cache) : line_(line) {
+  if (cache && first_from_cache(*cache)) return;
   marker_ = find_marker(0);
   if (marker_.found) prefix_ = prefix_before(marker_, 0);
+  if (cache) keep_first(*cache);
+}
+
+bool NcclRecordScanner::first_from_cache(const FirstRecordCache& c) {
+  const std::string& b = c.bytes;
+  if (b.empty() || line_.size() < b.size() || std::memcmp(line_.data(), b.data(), b.size()) != 0) return false;
+  marker_ = c.marker;
+  prefix_.start = c.start;
+  prefix_.host = line_.substr(c.host_at, c.host_len);
+  prefix_.pid = line_.substr(c.pid_at, c.pid_len);
+  return true;
+}
+
+// The bytes kept reach one past the level word: whether "INFO" stands as
+// a word depends on that byte. A line that ends at the word is not kept.
+void NcclRecordScanner::keep_first(FirstRecordCache& c) const {
+  std::size_t end = marker_.pos + marker_.len + 1;
+  if (!marker_.found || end > line_.size() || end > 256) {
+    c.bytes.clear();
+    return;
+  }
+  c.bytes.assign(line_.data(), end);
+  c.marker = marker_;
+  c.start = prefix_.start;
+  c.host_at = prefix_.host.empty() ? 0 : static_cast<std::size_t>(prefix_.host.data() - line_.data());
+  c.host_len = prefix_.host.size();
+  c.pid_at = prefix_.pid.empty() ? 0 : static_cast<std::size_t>(prefix_.pid.data() - line_.data());
+  c.pid_len = prefix_.pid.size();
 }
 
 // Every "NCCL " not inside a word and followed by a level word. memchr

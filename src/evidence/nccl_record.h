@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace gdrcheck {
@@ -30,11 +31,6 @@ struct NcclRecord {
 //   NcclRecordScanner s(line);
 //   for (NcclRecord r; s.next(r);) ...
 class NcclRecordScanner {
- public:
-  explicit NcclRecordScanner(std::string_view line);
-  bool next(NcclRecord& out);
-
- private:
   struct Marker {
     std::size_t pos = 0, len = 0;
     NcclLevel level = NcclLevel::Info;
@@ -44,6 +40,27 @@ class NcclRecordScanner {
     std::size_t start = 0;
     std::string_view host, pid;
   };
+
+ public:
+  // Where the first record of the last line began, and its bytes up to
+  // just past the level word. A process prints line after line with the
+  // same "host:pid:tid [dev] NCCL INFO ", so a line that starts with the
+  // same bytes has the same first marker and prefix (nothing before the
+  // marker differs, and the marker is found from those bytes alone).
+  class FirstRecordCache {
+    friend class NcclRecordScanner;
+    std::string bytes;
+    Marker marker;
+    std::size_t start = 0, host_at = 0, host_len = 0, pid_at = 0, pid_len = 0;
+  };
+
+  // `cache`, when given, carries the first record's place from line to line.
+  explicit NcclRecordScanner(std::string_view line, FirstRecordCache* cache = nullptr);
+  bool next(NcclRecord& out);
+
+ private:
+  bool first_from_cache(const FirstRecordCache& cache);
+  void keep_first(FirstRecordCache& cache) const;
   Marker find_marker(std::size_t from) const;
   Prefix prefix_before(const Marker& m, std::size_t lo) const;
 

@@ -69,32 +69,46 @@ void RepeatedLineMemo::forget_seen() {
   seen_count_ = 0;
 }
 
+// Open addressing over 32-bit tags of the hash (its upper half, never 0),
+// placed by the tag itself so the table can grow without the hashes: exact
+// but for two lines sharing a tag (one in 2^32), which only keeps a line
+// one sighting early. Half the memory of whole hashes.
+namespace {
+
+std::size_t home_of(std::uint32_t tag, std::size_t mask) {
+  return (tag >> 1) & mask;
+}
+
+}  // namespace
+
 bool RepeatedLineMemo::seen_before(std::uint64_t hash) {
-  if (hash == 0) hash = 1;  // 0 marks an empty slot
   if (seen_.empty()) seen_.assign(1024, 0);
+  auto tag = static_cast<std::uint32_t>(hash >> 32) | 1u;
   std::size_t mask = seen_.size() - 1;
-  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-    if (seen_[i] == hash) return true;
+  for (std::size_t i = home_of(tag, mask);; i = (i + 1) & mask) {
+    if (seen_[i] == tag) return true;
     if (seen_[i] != 0) continue;
     if (seen_count_ >= kMaxSeenOnce) {  // full of lines that did not come back: start again
       forget_seen();
       ++seen_wraps_;
-      i = hash & mask;
+      i = home_of(tag, mask);
     }
-    seen_[i] = hash;
-    if (++seen_count_ * 2 > seen_.size()) {  // keep it at most half full
-      std::vector<std::uint64_t> old(seen_.size() * 2, 0);
-      old.swap(seen_);
-      std::size_t m = seen_.size() - 1;
-      for (std::uint64_t h : old)
-        if (h) {
-          std::size_t j = h & m;
-          while (seen_[j] != 0) j = (j + 1) & m;
-          seen_[j] = h;
-        }
-    }
+    seen_[i] = tag;
+    if (++seen_count_ * 2 > seen_.size()) grow_seen();  // keep it at most half full
     return false;
   }
+}
+
+void RepeatedLineMemo::grow_seen() {
+  std::vector<std::uint32_t> old(seen_.size() * 2, 0);
+  old.swap(seen_);
+  std::size_t mask = seen_.size() - 1;
+  for (std::uint32_t tag : old)
+    if (tag) {
+      std::size_t j = home_of(tag, mask);
+      while (seen_[j] != 0) j = (j + 1) & mask;
+      seen_[j] = tag;
+    }
 }
 
 std::optional<std::uint8_t> RepeatedLineMemo::find(std::string_view line) {
@@ -111,6 +125,10 @@ std::optional<std::uint8_t> RepeatedLineMemo::find(std::string_view line) {
     }
   }
   missed_hash_ = hash_line(line);
+  // remember() will look this tag up after the line is parsed: start the
+  // fetch now, so the (likely) cache miss overlaps the parse.
+  if (!seen_.empty())
+    __builtin_prefetch(&seen_[home_of(static_cast<std::uint32_t>(missed_hash_ >> 32) | 1u, seen_.size() - 1)], 1);
   std::uint32_t index = entries_.empty() ? kNone : lookup(line, missed_hash_);
   count_window(index != kNone);
   if (index == kNone) {

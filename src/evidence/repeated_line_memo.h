@@ -12,7 +12,8 @@
 // Other logs never repeat a line (new pids and threads in every
 // communicator): there the memo would only cost time and memory. So a
 // line's text is kept only the second time it is offered (the first time
-// only its hash; kMaxSeenOnce of them, forgotten all at once when full),
+// only a 32-bit tag of its hash; kMaxSeenOnce of them, forgotten all at
+// once when full),
 // and when the hashes have filled up and fewer than 1 in 20 of a window's
 // lines were found, the memo stands aside for kBypass lines before it
 // looks again.
@@ -31,7 +32,7 @@ class RepeatedLineMemo {
  public:
   static constexpr std::size_t kMaxLines = 1u << 18;
   static constexpr std::size_t kMaxBytes = 48u << 20;
-  static constexpr std::size_t kMaxSeenOnce = 1u << 19;  // 4 MiB of hashes (8 MiB of table)
+  static constexpr std::size_t kMaxSeenOnce = 1u << 19;  // 2 MiB of tags (4 MiB of table)
   static constexpr std::uint64_t kWindow = 1u << 16;
   static constexpr std::uint64_t kBypass = 1u << 22;
 
@@ -61,6 +62,7 @@ class RepeatedLineMemo {
   void follow(std::uint32_t index);
   // Adds the hash to the lines seen once; true when it was there already.
   bool seen_before(std::uint64_t hash);
+  void grow_seen();
   void count_window(bool hit);
   void forget_seen();
 
@@ -70,7 +72,7 @@ class RepeatedLineMemo {
   std::uint32_t last_ = kNone;         // the entry of the previous line, if it was one
   std::uint32_t before_miss_ = kNone;  // last_ when find() missed
   std::uint64_t missed_hash_ = 0;      // hash of the line find() missed
-  std::vector<std::uint64_t> seen_;    // hashes of lines offered once (0 = empty slot)
+  std::vector<std::uint32_t> seen_;    // tags of lines offered once, by hash (0 = empty slot)
   std::size_t seen_count_ = 0;
   std::size_t seen_wraps_ = 0;               // times the hashes filled up since the memo last stood aside
   std::uint64_t finds_ = 0, resume_at_ = 0;  // find() calls; no memo work before resume_at_

@@ -1,8 +1,10 @@
 #include "host/isolated_call.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,36 +43,70 @@ void silence_child_output() {
   ::_exit(code);
 }
 
-IsolatedEnd wait_for(pid_t pid, std::chrono::milliseconds limit) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
+IsolatedEnd end_of(int status) {
+  IsolatedEnd end;
+  if (WIFSIGNALED(status)) {
+    end.kind = WTERMSIG(status) == SIGXCPU ? IsolatedEnd::Kind::TimedOut : IsolatedEnd::Kind::Crashed;
+    end.signal = WTERMSIG(status);
+  } else if (WEXITSTATUS(status) == 0) {
+    end.kind = IsolatedEnd::Kind::Finished;
+  } else if (WEXITSTATUS(status) == kThrewExitCode) {
+    end.kind = IsolatedEnd::Kind::Failed;
+  } else {
+    end.kind = IsolatedEnd::Kind::Crashed;
+    end.exit_code = WEXITSTATUS(status);
+  }
+  return end;
+}
+
+IsolatedEnd kill_late_child(pid_t pid) {
+  int status = 0;
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return {IsolatedEnd::Kind::TimedOut, SIGKILL, 0, ""};
+}
+
+// Sleeps until the child ends or the deadline passes: a pidfd becomes
+// readable the moment its process exits, so the parent neither polls nor
+// oversleeps (a 2 ms child used to cost up to 6 ms of naps).
+// Returns false when the kernel has no pidfd_open (before Linux 5.3).
+bool wait_on_pidfd(pid_t pid, std::chrono::steady_clock::time_point deadline, bool& ended) {
+  int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (fd < 0) return false;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count()) + 1) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    ended = ready > 0;
+    ::close(fd);
+    return true;
+  }
+}
+
+// The fallback: short naps, doubling up to 10 ms.
+IsolatedEnd wait_by_polling(pid_t pid, std::chrono::steady_clock::time_point deadline) {
   auto pause = std::chrono::microseconds(200);
   for (;;) {
     int status = 0;
     pid_t got = ::waitpid(pid, &status, WNOHANG);
-    if (got == pid) {
-      IsolatedEnd end;
-      if (WIFSIGNALED(status)) {
-        end.kind = WTERMSIG(status) == SIGXCPU ? IsolatedEnd::Kind::TimedOut : IsolatedEnd::Kind::Crashed;
-        end.signal = WTERMSIG(status);
-      } else if (WEXITSTATUS(status) == 0) {
-        end.kind = IsolatedEnd::Kind::Finished;
-      } else if (WEXITSTATUS(status) == kThrewExitCode) {
-        end.kind = IsolatedEnd::Kind::Failed;
-      } else {
-        end.kind = IsolatedEnd::Kind::Crashed;
-        end.exit_code = WEXITSTATUS(status);
-      }
-      return end;
-    }
+    if (got == pid) return end_of(status);
     if (got < 0 && errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
-    if (std::chrono::steady_clock::now() >= deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return {IsolatedEnd::Kind::TimedOut, SIGKILL, 0, ""};
-    }
+    if (std::chrono::steady_clock::now() >= deadline) return kill_late_child(pid);
     std::this_thread::sleep_for(pause);
     if (pause < std::chrono::milliseconds(10)) pause *= 2;
   }
+}
+
+IsolatedEnd wait_for(pid_t pid, std::chrono::milliseconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  bool ended = false;
+  if (!wait_on_pidfd(pid, deadline, ended)) return wait_by_polling(pid, deadline);
+  if (!ended) return kill_late_child(pid);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
+  return end_of(status);
 }
 
 }  // namespace
