@@ -95,10 +95,9 @@ TEST(AnalyzeRealPastesNcclTests, Nccl908OneRowFourHosts) {
 // in-place before out-of-place, without type/redop/root columns, and the
 // one row has one half only: 4089446400 B, 16710 us, algbw 244.74, busbw
 // 229.44, 0 wrong; "Out of bounds values : 0 OK".
-// DISABLED: gdrcheck reports "nccl-tests: 0 rows" — the row behind the tag
-// is not read (nor the out-of-bounds footer as a run's), so the paste's one
-// measurement is lost.
-TEST(AnalyzeRealPastesNcclTests, DISABLED_MscclppPr108TaggedRowIsRead) {
+// The header has no type column and names in-place first; both are read
+// from the header, not assumed.
+TEST(AnalyzeRealPastesNcclTests, MscclppPr108TaggedRowIsRead) {
   Artifact a = analyze_file(test_data("nccl-tests/mscclpp-pr108-openmpi-tag-in-place-first-one-row.txt"));
   EXPECT_EQ(a.kind, ArtifactKind::NcclTests);
   EXPECT_EQ(a.status, Status::Unknown) << a.verdict;

@@ -30,7 +30,7 @@ namespace gdrcheck {
 
 inline constexpr std::size_t kHeadBytes = 64 * 1024;
 inline constexpr std::size_t kMaxLine = 64 * 1024;       // longer lines are cut: no log line is near this
-inline constexpr std::size_t kBlockBytes = 4u << 20;     // one read(2); several MB keep system calls rare
+inline constexpr std::size_t kBlockBytes = 1u << 20;     // one read(2): a MB keeps system calls rare
 inline constexpr std::size_t kMaxWholeFile = 16u << 20;  // matrix, ibv and gdscheck text is small
 
 class LineSource {

@@ -531,6 +531,9 @@ bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repe
     *repeatable = Repeatable::DroppedConnection;
     return true;
   }
+  // Reserved whole (untouched pages cost nothing): growing by doubling
+  // would hold the old and the new array together at the peak.
+  if (conns.empty()) conns.reserve(kMaxConnections);
   conn_index.insert(key, conns.size());
   conns.push_back(connection_of(*parsed, r.host, line_no));
   return true;
@@ -897,7 +900,8 @@ void NcclLogParser::feed(std::string_view line) {
   state_->feed(line);
 }
 
-NcclLogReport NcclLogParser::finish() const {
+NcclLogReport NcclLogParser::finish() {
+  state_->memo = RepeatedLineMemo();
   return state_->report();
 }
 

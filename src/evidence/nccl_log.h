@@ -135,8 +135,10 @@ class NcclLogParser {
 
   // One physical line, without its newline (a trailing '\r' is ignored).
   void feed(std::string_view line);
-  // The report for everything fed so far. May be called more than once.
-  NcclLogReport finish() const;
+  // The report for everything fed so far. May be called more than once,
+  // and feeding may go on after it. The line memo, only a cache, is dropped
+  // first, so that building the report does not add to its peak memory.
+  NcclLogReport finish();
 
  private:
   struct State;

@@ -315,8 +315,10 @@ bool parse_middle(const std::vector<std::string_view>& mid, NcclTestsRow* row) {
   return true;
 }
 
-std::optional<NcclTestsRow> parse_row_with(const std::vector<std::string_view>& w, std::size_t width) {
-  std::vector<std::string_view> rest(w.begin() + 3, w.end());
+// The columns after size, count (and type), from `first` on.
+std::optional<NcclTestsRow> parse_row_with(const std::vector<std::string_view>& w, std::size_t first,
+                                           std::size_t width) {
+  std::vector<std::string_view> rest(w.begin() + static_cast<long>(first), w.end());
   while (!rest.empty() && is_date_or_time(rest.back())) rest.pop_back();
   for (std::size_t groups : {2u, 1u}) {
     if (rest.size() < groups * width || rest.size() - groups * width > 2) continue;
@@ -333,17 +335,20 @@ std::optional<NcclTestsRow> parse_row_with(const std::vector<std::string_view>& 
   return std::nullopt;
 }
 
-std::optional<NcclTestsRow> parse_row(std::string_view text, std::size_t width, bool width_known) {
+// `typed`: a type column follows size and count (every nccl-tests release;
+// forks such as mscclpp's print none, and say so in their header).
+std::optional<NcclTestsRow> parse_row(std::string_view text, std::size_t width, bool width_known, bool typed) {
   auto w = split_words(text);
-  if (w.size() < 7) return std::nullopt;
+  std::size_t first = typed ? 3 : 2;
+  if (w.size() < first + 4) return std::nullopt;
   auto size = whole_number<uint64_t>(w[0]), count = whole_number<uint64_t>(w[1]);
-  if (!size || !count || !is_type_name(w[2])) return std::nullopt;
-  auto row = parse_row_with(w, width);
-  if (!row && !width_known) row = parse_row_with(w, 8);  // per-iteration columns, header not seen
+  if (!size || !count || (typed && !is_type_name(w[2]))) return std::nullopt;
+  auto row = parse_row_with(w, first, width);
+  if (!row && !width_known) row = parse_row_with(w, first, 8);  // per-iteration columns, header not seen
   if (!row) return std::nullopt;
   row->size = *size;
   row->count = *count;
-  row->type = std::string(w[2]);
+  if (typed) row->type = std::string(w[2]);
   return row;
 }
 
@@ -569,7 +574,13 @@ bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw
     return true;
   }
   if (first == "Rank") return handle_rank(body);
-  if (starts_with(body, "Using devices") || first == "(B)" || contains(body, "out-of-place")) return true;
+  if (contains(body, "out-of-place")) {
+    // The group names above the header; most print out-of-place first.
+    auto in = body.find("in-place");
+    groups_in_place_first_ = in != std::string_view::npos && in < body.find("out-of-place");
+    return true;
+  }
+  if (starts_with(body, "Using devices") || first == "(B)") return true;
   if (first == "size") {
     auto words = split_words(body);
     if (std::find(words.begin(), words.end(), "busbw") != words.end()) return handle_header(words);
@@ -614,6 +625,9 @@ bool NcclTestsParser::handle_header(const std::vector<std::string_view>& words) 
   l.seen = true;
   l.error_column = std::find(words.begin(), words.end(), "error") != words.end();
   l.timestamp = std::find(words.begin(), words.end(), "timestamp") != words.end();
+  l.type_column = std::find(words.begin(), words.end(), "type") != words.end();
+  l.in_place_first = groups_in_place_first_;
+  groups_in_place_first_ = false;
   std::size_t end = words.size() - (l.timestamp ? 1 : 0);
   l.group_width = times.size() >= 2 ? times[1] - times[0] : end - times[0];
   if (l.group_width < 4 || l.group_width > 8) l.group_width = 4;
@@ -663,8 +677,9 @@ void NcclTestsParser::add_error(std::string text) {
 }
 
 bool NcclTestsParser::handle_row(std::string_view text) {
-  auto row = parse_row(text, layout_.group_width, layout_.seen);
+  auto row = parse_row(text, layout_.group_width, layout_.seen, !layout_.seen || layout_.type_column);
   if (!row) return false;
+  if (layout_.in_place_first) std::swap(row->in_place, row->out_of_place);
   auto& run = current();
   run_has_table_ = true;
   if (run.wrong_column.empty() && row->out_of_place && row->out_of_place->wrong) {
@@ -676,13 +691,16 @@ bool NcclTestsParser::handle_row(std::string_view text) {
     run.wrong_column = fractional ? "error" : "#wrong";
   }
   if (!row->in_place && row->out_of_place) note("rows with one result group; read as out-of-place");
+  if (row->in_place && !row->out_of_place)
+    note("rows with one result group; read as in-place, as the header orders them");
   record_row(run, std::move(*row));
   return true;
 }
 
 void NcclTestsParser::record_row(NcclTestsRun& run, NcclTestsRow row) {
   row.line = report_.lines;
-  const auto& oop = row.out_of_place;
+  // Out-of-place is the figure people quote; a row with in-place only has that.
+  const auto& oop = row.out_of_place ? row.out_of_place : row.in_place;
   if (oop && (!run.max_busbw || oop->busbw > *run.max_busbw)) {
     run.max_busbw = oop->busbw;
     run.max_busbw_size = row.size;
@@ -742,7 +760,7 @@ NcclTestsReport NcclTestsParser::finish() {
 
 bool looks_like_nccl_tests(std::string_view head) {
   std::size_t start = 0, lines = 0, headless_rows = 0;
-  bool header = false;
+  bool header = false, typed = true;
   while (start < head.size() && lines++ < 400) {
     std::size_t end = std::min(head.find('\n', start), head.size());
     std::string scratch;
@@ -758,9 +776,10 @@ bool looks_like_nccl_tests(std::string_view head) {
     bool is_header =
         std::find(w.begin(), w.end(), "size") != w.end() && std::find(w.begin(), w.end(), "busbw") != w.end();
     header = header || is_header;
-    if (header && !is_header && parse_row(t, 4, false)) return true;
+    if (is_header) typed = std::find(w.begin(), w.end(), "type") != w.end();
+    if (header && !is_header && parse_row(t, 4, false, typed)) return true;
     // A table cut above its header: three rows in a row are enough.
-    headless_rows = !is_header && parse_row(t, 4, false) ? headless_rows + 1 : 0;
+    headless_rows = !is_header && parse_row(t, 4, false, true) ? headless_rows + 1 : 0;
     if (headless_rows >= 3) return true;
   }
   return false;

@@ -126,6 +126,8 @@ class NcclTestsParser {
     std::size_t group_width = 4;  // 8 with per-iteration columns
     bool error_column = false;    // "error" instead of "#wrong"
     bool timestamp = false;
+    bool type_column = true;      // "type" between count and the results
+    bool in_place_first = false;  // the group line names in-place first
   };
 
   NcclTestsRun& current();
@@ -146,6 +148,7 @@ class NcclTestsParser {
   std::string pending_command_test_;  // a command line seen before its run began
   void on_command_line(std::string name);
   Layout layout_;
+  bool groups_in_place_first_ = false;          // the last group-name line, for the next header
   bool run_has_table_ = false;                  // header, rows or footer seen in the open run
   std::unordered_set<std::string> hosts_seen_;  // of the open run
   std::size_t total_rows_ = 0, total_ranks_ = 0;

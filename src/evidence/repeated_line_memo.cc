@@ -146,9 +146,16 @@ void RepeatedLineMemo::remember(std::string_view line, std::uint8_t outcome) {
   if (!seen_before(hash)) return;  // the first time: only its hash
   if (entries_.size() >= kMaxLines || text_.size() + line.size() > kMaxBytes) return;
   if ((entries_.size() + 1) * 2 > slots_.size()) grow();
+  if (entries_.empty()) {
+    // Reserved whole at once: growing by doubling would copy the text and
+    // hold the old and the new block together (1.5x the bound at the peak).
+    // Untouched reserved pages cost no memory.
+    text_.reserve(kMaxBytes);
+    entries_.reserve(kMaxLines);
+  }
   Entry e;
   e.hash = hash;
-  e.text = text_.size();
+  e.text = static_cast<std::uint32_t>(text_.size());
   e.length = static_cast<std::uint32_t>(line.size());
   e.outcome = outcome;
   text_.append(line);

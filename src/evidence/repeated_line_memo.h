@@ -31,10 +31,11 @@ namespace gdrcheck {
 class RepeatedLineMemo {
  public:
   static constexpr std::size_t kMaxLines = 1u << 18;
-  static constexpr std::size_t kMaxBytes = 48u << 20;
+  static constexpr std::size_t kMaxBytes = 24u << 20;
   static constexpr std::size_t kMaxSeenOnce = 1u << 19;  // 2 MiB of tags (4 MiB of table)
   static constexpr std::uint64_t kWindow = 1u << 16;
   static constexpr std::uint64_t kBypass = 1u << 22;
+  static_assert(kMaxBytes <= 0xffffffffu, "text offsets are 32-bit");
 
   // The outcome remembered for exactly this line, if any. Also notes the
   // line as the predecessor of the next one.
@@ -50,7 +51,7 @@ class RepeatedLineMemo {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   struct Entry {
     std::uint64_t hash = 0;
-    std::size_t text = 0;  // offset in text_
+    std::uint32_t text = 0;  // offset in text_ (kMaxBytes fits)
     std::uint32_t length = 0;
     std::uint32_t next = kNone;  // the entry that followed this line last time
     std::uint8_t outcome = 0;
