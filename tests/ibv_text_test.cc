@@ -337,6 +337,43 @@ TEST(IbvTextGarbage, EmptyAndUnrelatedText) {
   EXPECT_FALSE(looks_like_ibv_text("state: running\n"));
 }
 
+// `ibstatus` prints one block per port; a second port joins its device.
+TEST(IbvTextIbstatus, TwoPortsOfOneDevice) {
+  IbvReport r = parse_ibv_text(
+      "Infiniband device 'mlx4_0' port 1 status:\n"
+      "\tdefault gid:\t fe80:0000:0000:0000:0002:c903:0031:fdc1\n"
+      "\tbase lid:\t 0x1f\n"
+      "\tsm lid:\t\t 0x1\n"
+      "\tstate:\t\t 4: ACTIVE\n"
+      "\tphys state:\t 5: LinkUp\n"
+      "\trate:\t\t 40 Gb/sec (4X QDR)\n"
+      "\tlink_layer:\t InfiniBand\n"
+      "\n"
+      "Infiniband device 'mlx4_0' port 2 status:\n"
+      "\tstate:\t\t 1: DOWN\n"
+      "\tphys state:\t 2: Polling\n");
+  EXPECT_EQ(r.kind, IbvKind::Ibstatus);
+  ASSERT_EQ(r.devices.size(), 1u);
+  ASSERT_EQ(r.devices[0].ports.size(), 2u);
+  EXPECT_EQ(r.devices[0].ports[0].lid, 31);
+  EXPECT_EQ(r.devices[0].ports[0].sm_lid, 1);
+  EXPECT_EQ(r.devices[0].ports[0].rate_gbps, 40.0);
+  EXPECT_EQ(r.devices[0].ports[1].port, 2);
+  EXPECT_EQ(r.devices[0].ports[1].state, "DOWN");
+  EXPECT_EQ(r.devices[0].ports[1].physical_state, "Polling");
+  EXPECT_FALSE(has_note(r, "also holds"));
+}
+
+// Inline-code backticks around the whole paste stick to its first and last
+// lines.
+TEST(IbvTextDamage, InlineCodeBackticks) {
+  IbvReport r = parse_ibv_text("`CA 'mlx5_0'\nPort 1:\nState: Active\nLink layer: Ethernet`\n");
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].name, "mlx5_0");
+  ASSERT_EQ(r.devices[0].ports.size(), 1u);
+  EXPECT_EQ(r.devices[0].ports[0].link_layer, "Ethernet");
+}
+
 TEST(IbvTextGarbage, DeviceAndPortCaps) {
   std::string many;
   for (int i = 0; i < 1100; ++i) many += "CA 'd" + std::to_string(i) + "'\n";

@@ -1178,6 +1178,106 @@ TEST(NcclLogDetect, RejectsOtherText) {
   EXPECT_FALSE(looks_like_nccl_log("NCCL version unknown\n"));
 }
 
+// Lines whose "host:pid:tid [dev] NCCL INFO" prefix was cut, as documents
+// and tickets quote them: the message shapes alone show an NCCL log.
+TEST(NcclLogDetect, RecognisesPrefixStrippedMessages) {
+  EXPECT_TRUE(looks_like_nccl_log("NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.0.0.1<0>\n"));
+  EXPECT_TRUE(looks_like_nccl_log("> `Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA`\n"));
+  EXPECT_TRUE(looks_like_nccl_log("NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0'\n"));
+  EXPECT_TRUE(looks_like_nccl_log("NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE\n"));
+  EXPECT_TRUE(looks_like_nccl_log("we saw NET/IBP:Got completion from peer 1.2.3.4<5> with status=12 opcode=0\n"));
+}
+
+TEST(NcclLogDetect, RecognisesAWarnThatOnlyNamesItsSourceLine) {
+  EXPECT_TRUE(looks_like_nccl_log("misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed\n"));
+  EXPECT_TRUE(looks_like_nccl_log("\xE2\x80\x9Dmisc/ibvwrap.cc:280 NCCL WARN Call to ibv_create_qp failed\n"));
+  EXPECT_FALSE(looks_like_nccl_log("see ibvwrap.cc: NCCL WARN lines there\n"));
+}
+
+TEST(NcclLogDetect, RejectsProseThatOnlyNamesNcclThings) {
+  EXPECT_FALSE(looks_like_nccl_log("Channel 4 is the one we use\nNET/0-0 (3/12.0/P2C)\n"));
+  EXPECT_FALSE(looks_like_nccl_log("NET/IB is what NCCL uses: Using [0] means device 0\n"));
+  EXPECT_FALSE(looks_like_nccl_log("Got completion from peer is a WARN NCCL prints\n"));
+  EXPECT_FALSE(looks_like_nccl_log("GPU Direct RDMA Enabled for HCA means the module is loaded\n"));
+}
+
+// A stripped line is read as an INFO record of an unknown host; prose and
+// fragments that do not start like a message are not.
+TEST(NcclLogStripped, MessagesWithoutPrefixAreRead) {
+  auto r = parse_nccl_log(
+      "NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>\n"
+      "  `Channel 02/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA`\n"
+      "Channel 02/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n"
+      "NCCL_NET_GDR_LEVEL set by environment to PHB\n"
+      "Channel coverage was fine, NET/0-0 (3/12.0/P2C)\n"
+      "Using network bonding, we saw no change\n"
+      "Using network IB\n");
+  EXPECT_EQ(r.records, 5u);
+  EXPECT_EQ(r.net_devices, std::vector<std::string>{"mlx5_0:1/RoCE"});
+  EXPECT_EQ(r.net_connections, 2u);
+  EXPECT_EQ(r.verdict, GdrVerdict::Yes);
+  EXPECT_TRUE(r.hosts.empty());
+  ASSERT_NE(r.env_value("NCCL_NET_GDR_LEVEL"), nullptr);
+  EXPECT_EQ(r.net_transport, "IB");
+}
+
+// A completion error quoted without its prefix is a WARN like any other:
+// counted once, with the protection hint when its status is 4.
+TEST(NcclLogStripped, CompletionErrorWithoutPrefixCountsOnce) {
+  auto r = parse_nccl_log(
+      "NET/IB : Got completion from peer 10.0.0.2<1234> with status=IBV_WC_LOC_PROT_ERR(4) opcode=0 len=0\n"
+      "Got completion from peer 10.0.0.2<1234> with status=12 opcode=0 len=0 vendor err 129\n");
+  std::size_t errors = 0;
+  for (const auto& reason : r.reasons)
+    if (reason.code == "ib_completion_error") errors += reason.count;
+  EXPECT_EQ(errors, 2u);
+  EXPECT_EQ(lines_of(r, "acs_hint"), Lines{1});
+}
+
+// The built-in transport can use DMA-BUF, the plugin in use says Disabled
+// for the same HCA: the plugin's statement explains connections without
+// GDRDMA, not a per-pair distance decision.
+TEST(NcclLogStripped, PluginDisabledBesideBuiltInEnabledIsNotPerPair) {
+  auto r = parse_nccl_log(
+      "NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'roce0'\n"
+      "NET/NCCL RDMA Plugin v10 : GPU Direct RDMA Disabled for HCA 0 'roce0'\n"
+      "Channel 00/0 : 1[0] -> 0[0] [receive] via NET/NCCL RDMA Plugin v10/0\n");
+  EXPECT_EQ(r.verdict, GdrVerdict::No);
+  EXPECT_EQ(r.reason("gdr_enabled_unused"), nullptr);
+  ASSERT_NE(r.reason("gdr_disabled_no_module"), nullptr);
+  EXPECT_NE(r.reason("gdr_disabled_no_module")->message.find("NET/NCCL RDMA Plugin v10 reports"), std::string::npos);
+}
+
+// Failed verbs calls name the call; quotes around a quoted WARN are the
+// poster's.
+TEST(NcclLogWarnings, FailedVerbsCallsAreNamed) {
+  auto r = parse_nccl_log(
+      "h:1:2 [4] ibvwrap.c:130 NCCL WARN Call to ibv_create_qp failed\n"
+      "h:1:3 [5] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed`\n"
+      "h:1:3 [5] misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Operation not supported\n");
+  std::vector<std::string> calls;
+  for (const auto& reason : r.reasons)
+    if (reason.code == "ib_verbs_failed") calls.push_back(reason.message.substr(0, reason.message.find(" call")));
+  EXPECT_EQ(calls, (std::vector<std::string>{"NCCL's ibv_create_qp", "NCCL's ibv_create_cq"}));
+  EXPECT_EQ(lines_of(r, "dmabuf_registration_failed"), Lines{3});
+  EXPECT_EQ(r.reason("nccl_warn"), nullptr);
+  for (const auto& reason : r.reasons) EXPECT_EQ(reason.message.find('`'), std::string::npos) << reason.message;
+}
+
+// A call made while NCCL looks for devices only skips that device (NCCL may
+// still choose another network): not the failed-connection reason.
+TEST(NcclLogWarnings, FailedDeviceLookupIsNotAFailedConnection) {
+  auto r = parse_nccl_log(
+      "h:1:2 [0] misc/ibvwrap.cc:106 NCCL WARN Call to ibv_open_device failed\n"
+      "h:1:2 [0] misc/ibvwrap.cc:120 NCCL WARN Call to ibv_query_port failed\n");
+  EXPECT_EQ(r.reason("ib_verbs_failed"), nullptr);
+  std::size_t init_reasons = 0;  // one per call
+  for (const auto& reason : r.reasons) init_reasons += reason.code == "ib_init_failed";
+  EXPECT_EQ(init_reasons, 2u);
+  ASSERT_NE(r.reason("ib_init_failed"), nullptr);
+  EXPECT_NE(r.reason("ib_init_failed")->message.find("skips that device"), std::string::npos);
+}
+
 // ================================================================ robustness
 
 TEST(NcclLogRobust, RandomBytesNeverCrash) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -479,6 +480,103 @@ TEST(NcclTestsQuirks, LauncherPrefixes) {
   // pdsh puts "host: " before every line; taken off '#' lines.
   auto pdsh = parse_nccl_tests("node07: # Avg bus bandwidth    : 12.5\n");
   EXPECT_DOUBLE_EQ(only_run(pdsh).avg_busbw.value_or(-1), 12.5);
+}
+
+// Ray's worker prefix (SkyPilot, Ray jobs) before Open MPI's tag.
+TEST(NcclTestsQuirks, RayPrefixBeforeMpiTag) {
+  std::string text =
+      "(head, rank=0, pid=3808) [1,0]<stdout>:# Collective test starting: all_gather_perf\n"
+      "(worker1, rank=1, pid=2769, ip=10.0.0.2) [1,0]<stdout>:        1024            16     float    none      -1"
+      "    28.39    0.04    0.03      0    28.07    0.04    0.03      0\n"
+      "(pid=12) # Avg bus bandwidth    : 0.03\n";
+  const auto& run = only_run(parse_nccl_tests(text));
+  EXPECT_EQ(run.test_name, "all_gather_perf");
+  EXPECT_EQ(run.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(run.avg_busbw.value_or(-1), 0.03);
+  EXPECT_TRUE(looks_like_nccl_tests(text));
+}
+
+// Two outputs side by side with one '|' between: two runs, never one row
+// of both; a shell pipe or a Markdown table does not split.
+TEST(NcclTestsQuirks, SideBySideOutputsAreTwoRuns) {
+  std::string row =
+      "     1048576        262144     float     sum      -1    28.15   37.25   65.19      0    27.52   "
+      "38.10   66.67      0";
+  std::string other =
+      "     1048576        262144     float     sum      -1    27.84   37.66   65.91      0    27.41   "
+      "38.26   66.95      0";
+  std::string header = std::string(kHeader);
+  std::string text;
+  for (std::size_t start = 0; start < header.size();) {
+    std::size_t end = header.find('\n', start);
+    std::string line = header.substr(start, end - start);
+    text += line + "  |  " + line + "\n";
+    start = end + 1;
+  }
+  text += row + "  |  " + other + "\n";
+  auto report = parse_nccl_tests(text);
+  ASSERT_EQ(report.runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(report.runs[0].max_busbw.value_or(-1), 65.19);
+  EXPECT_DOUBLE_EQ(report.runs[1].max_busbw.value_or(-1), 65.91);
+  EXPECT_TRUE(has_note(report.runs[1], "right-hand"));
+  EXPECT_TRUE(looks_like_nccl_tests(text));
+  auto piped = parse_nccl_tests("./build/all_reduce_perf -b 8 -e 1G | tee out.txt\n" + header + row + "\n");
+  EXPECT_EQ(only_run(piped).test_name, "all_reduce_perf");
+}
+
+// nccl-tests without MPI under a launcher: each process prints its own
+// header, interleaved, each as rank 0. One run per process.
+TEST(NcclTestsQuirks, InterleavedProcessesAreSeparateRuns) {
+  std::string params = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20\n";
+  std::string text = "mpirun -np 3 ./build/sendrecv_perf -b 8 -e 8\n" + params + "# Using devices\n" + params +
+                     "# Using devices\n" + params + "# Using devices\n" +
+                     "#   Rank  0 Pid   11 on hostA device  0 [0x00] Tesla V100\n"
+                     "#   Rank  0 Pid   22 on hostB device  0 [0x00] Tesla V100\n"
+                     "#   Rank  0 Pid   33 on hostC device  0 [0x00] Tesla V100\n";
+  auto report = parse_nccl_tests(text);
+  ASSERT_EQ(report.runs.size(), 3u);
+  std::vector<std::string> hosts;
+  for (const auto& run : report.runs) {
+    EXPECT_EQ(run.test_name, "sendrecv_perf");
+    ASSERT_EQ(run.ranks.size(), 1u);
+    hosts.push_back(run.hosts.at(0));
+    EXPECT_TRUE(has_note(run, "printed by more than one process"));
+  }
+  std::sort(hosts.begin(), hosts.end());
+  EXPECT_EQ(hosts, (std::vector<std::string>{"hostA", "hostB", "hostC"}));
+}
+
+// A rank line after a footer begins the next run; a list that starts
+// above rank 0 or ends with the output is marked cut.
+TEST(NcclTestsQuirks, RankListsAfterFootersAndCutLists) {
+  std::string text = "#  Rank 71 Group  0 Pid  1 on h1 device  3 [0x01] GPU\n" + std::string(kHeader) +
+                     "     1048576        262144     float     sum      -1    52.31   20.05   37.59       0    51.90   "
+                     "20.20   37.88       0\n"
+                     "# Out of bounds values : 0 OK\n"
+                     "#  Rank  0 Group  0 Pid  2 on h2 device  0 [0x01] GPU\n";
+  auto report = parse_nccl_tests(text);
+  ASSERT_EQ(report.runs.size(), 2u);
+  EXPECT_TRUE(report.runs[0].rank_list_cut);
+  EXPECT_TRUE(has_note(report.runs[0], "the list is cut"));
+  EXPECT_EQ(report.runs[1].ranks.at(0).host, "h2");
+  EXPECT_TRUE(report.runs[1].rank_list_cut);  // the output ends inside it
+  EXPECT_TRUE(has_note(report.runs[1], "ends inside the rank list"));
+  auto whole = parse_nccl_tests("#  Rank  0 Group  0 Pid  2 on h2 device  0 [0x01] GPU\n" + std::string(kHeader));
+  EXPECT_FALSE(only_run(whole).rank_list_cut);
+}
+
+// A redacted hostname of several words; the NCCL release from the version
+// line's library code (2.30.7 from 23007, 2.7.8 from the pre-2.9 2708).
+TEST(NcclTestsQuirks, RedactedHostnamesAndLibraryVersion) {
+  auto ranks = parse_nccl_tests("#  Rank  2 Group  0 Pid 1976151 on NODE A  device  2 [0000:44:00] NVIDIA H100\n");
+  const auto& run = only_run(ranks);
+  ASSERT_EQ(run.ranks.size(), 1u);
+  EXPECT_EQ(run.ranks[0].host, "NODE A");
+  EXPECT_EQ(run.ranks[0].gpu, "NVIDIA H100");
+  auto v = parse_nccl_tests("# nccl-tests version 2.19.6 nccl-headers=23007 nccl-library=23007\n");
+  EXPECT_EQ(only_run(v).nccl_version, "2.30.7");
+  auto old = parse_nccl_tests("# nccl-tests version 2.13.0 nccl-headers=2708 nccl-library=2708\n");
+  EXPECT_EQ(only_run(old).nccl_version, "2.7.8");
 }
 
 TEST(NcclTestsQuirks, InfoLinesBetweenRowsAreSkipped) {

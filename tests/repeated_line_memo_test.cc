@@ -73,5 +73,26 @@ TEST(RepeatedLineMemo, LinesThatNeverRepeatCostNoTextAndAreLeftAlone) {
   EXPECT_EQ(memo.find("again"), 3);
 }
 
+// A second pause that follows a fruitless look is twice as long.
+TEST(RepeatedLineMemo, PausesGrowWhileNothingRepeats) {
+  RepeatedLineMemo memo;
+  std::size_t n = RepeatedLineMemo::kMaxSeenOnce + 2 * RepeatedLineMemo::kWindow;
+  std::size_t next = 0;
+  auto unique_lines = [&] {
+    for (std::size_t i = 0; i < n; ++i) offer(memo, "unique " + std::to_string(next++), 1);
+  };
+  unique_lines();  // looks, finds nothing, pauses for kBypass
+  for (std::uint64_t i = 0; i < RepeatedLineMemo::kBypass; ++i) memo.find("x");
+  unique_lines();  // looks again, finds nothing: pauses for 2 x kBypass
+  for (std::uint64_t i = 0; i < RepeatedLineMemo::kBypass; ++i) memo.find("x");
+  offer(memo, "still paused", 2);
+  offer(memo, "still paused", 2);
+  EXPECT_FALSE(memo.find("still paused"));
+  for (std::uint64_t i = 0; i < RepeatedLineMemo::kBypass; ++i) memo.find("x");
+  offer(memo, "looking again", 3);
+  offer(memo, "looking again", 3);
+  EXPECT_EQ(memo.find("looking again"), 3);
+}
+
 }  // namespace
 }  // namespace gdrcheck

@@ -529,6 +529,39 @@ TEST(SmiTextErrors, XmlIsNotAMatrix) {
             std::string::npos);
 }
 
+// A prompt the header was glued to, line breaks otherwise intact.
+TEST(SmiTextDamage, PromptGluedToHeaderIsCutOff) {
+  Topology t = read_smi_text(
+      "$ nvidia-smi topo -m GPU0 GPU1 NIC0 CPU Affinity NUMA Affinity\n"
+      "GPU0 X NV4 PIX 0-15 0\n"
+      "GPU1 NV4 X SYS 16-31 1\n",
+      "glued.txt");
+  EXPECT_EQ(cell(t, "GPU0", "NIC0"), "PIX");
+  EXPECT_EQ(cell(t, "GPU1", "NIC0"), "SYS");
+  EXPECT_EQ(t.find("GPU1")->locality.numa, 1);
+}
+
+// Codes glued to the affinity cells: an NV# code before a CPU list cannot
+// be told apart from it, so the cell stays as printed (unrecognised),
+// never misread as NV4 or NV40.
+TEST(SmiTextDamage, NvCodeGluedToCpuListIsNotSplit) {
+  Topology t = read_smi_text("GPU0 GPU1 CPU Affinity\nGPU0 X NV40-15\nGPU1 NV4 X 0-15\n", "x");
+  EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NV40-15");
+  EXPECT_EQ(t.find("GPU0")->locality.cpus, "");
+  bool noted = false;
+  for (const auto& n : t.notes) noted |= n.find("unrecognised codes: NV40-15") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+// One reversed CPU range is no nvidia-smi output: no affinity of the
+// matrix is used, not even the cells that look valid.
+TEST(SmiTextDamage, ReversedCpuRangeDropsEveryAffinity) {
+  Topology t = read_smi_text("GPU0 GPU1 CPU Affinity NUMA Affinity\nGPU0 X PIX 0-15 0\nGPU1 PIX X 31-16 1\n", "x");
+  EXPECT_EQ(t.find("GPU0")->locality.cpus, "");
+  EXPECT_EQ(t.find("GPU0")->locality.numa, -1);
+  EXPECT_EQ(t.find("GPU1")->attributes.count("NUMA Affinity"), 0u);
+}
+
 TEST(SmiTextErrors, HeaderOnly) {
   EXPECT_NE(error_of("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n", "cut.txt").find("no matrix rows"),
             std::string::npos);

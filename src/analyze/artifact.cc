@@ -59,6 +59,13 @@ void judge_nccl_log(Artifact& a, const NcclLogReport& r) {
     a.status = Status::Critical;
     a.verdict = failed->message + " (" + std::to_string(lines) + " completion error line" + (lines == 1 ? "" : "s") +
                 "); " + a.verdict;
+    return;
+  }
+  // A verbs call that failed while a connection was set up: NCCL returns a
+  // system error and the communicator is not made — a failed job too.
+  if (const NcclReason* setup = r.reason("ib_verbs_failed")) {
+    a.status = Status::Critical;
+    a.verdict = setup->message + "; " + a.verdict;
   }
 }
 
@@ -131,36 +138,63 @@ void judge_topology(Artifact& a) {
 // A port that is not ACTIVE carries no RDMA traffic: CRITICAL, as `node`'s
 // port check says of the same fact (checks/port_check.cc), with the same
 // causes named from the physical state.
+std::string ibv_port_name(const IbvDevice& d, const IbvPort& p) {
+  return (d.name.empty() ? std::string("a device") : printable(d.name)) +
+         (p.port ? " port " + std::to_string(p.port) : "");
+}
+
+// What to do about the ports that are not ACTIVE, from their physical state.
+std::string ibv_fix(const std::vector<const IbvPort*>& down) {
+  for (const IbvPort* p : down)
+    if (p->physical_state == "LinkUp")
+      return "the link is up but the port was not brought to Active: check that a subnet manager (opensm/UFM) "
+             "reaches it, and for an SR-IOV virtual function its pkey and GUID configuration; not the cable";
+  for (const IbvPort* p : down)
+    if (p->physical_state == "Disabled")
+      return "a port is administratively disabled: enable it (ibportstate / switch configuration)";
+  return "check the cable and the switch port (ibstat DEVICE PORT; mlxlink -d DEVICE)";
+}
+
+// A port proven not ACTIVE is CRITICAL (as node's port check). A port whose
+// state line was cut, or a device whose port lines were, is unknown: never
+// counted as down, never as ACTIVE.
 void judge_ibv(Artifact& a) {
   int ports = 0;
-  std::vector<std::string> down;
-  std::string fix;
-  for (const auto& d : a.ibv->devices)
+  std::vector<std::string> down, unknown;
+  std::vector<const IbvPort*> down_ports;
+  for (const auto& d : a.ibv->devices) {
+    if (d.ports.empty())
+      unknown.push_back((d.name.empty() ? std::string("a device") : printable(d.name)) +
+                        " (no port lines in the paste)");
     for (const auto& p : d.ports) {
       ++ports;
       if (p.state == "ACTIVE") continue;
-      std::string name = (d.name.empty() ? std::string("a device") : printable(d.name)) +
-                         (p.port ? " port " + std::to_string(p.port) : "");
-      down.push_back(name + " " + printable(p.state.empty() ? "state unknown" : p.state) +
+      if (p.state.empty()) {
+        unknown.push_back(ibv_port_name(d, p) + " (no State line in the paste)");
+        continue;
+      }
+      down_ports.push_back(&p);
+      down.push_back(ibv_port_name(d, p) + " " + printable(p.state) +
                      (p.physical_state.empty() ? "" : " (physical " + printable(p.physical_state) + ")"));
-      if (p.physical_state == "LinkUp" && (p.state == "INIT" || p.state == "ARMED"))
-        fix = "the link is up but not configured: check that a subnet manager (opensm/UFM) runs on the fabric";
-      else if (p.physical_state == "Disabled" && fix.empty())
-        fix = "a port is administratively disabled: enable it (ibportstate / switch configuration)";
     }
-  if (ports == 0) {
-    a.status = Status::Unknown;
-    a.verdict = "no ports listed";
-  } else if (down.empty()) {
-    a.status = Status::Ok;
-    a.verdict = "all " + std::to_string(ports) + " ports ACTIVE";
-  } else {
+  }
+  std::string unknown_text = unknown.empty() ? "" : "; unknown: " + join(unknown, ", ");
+  if (!down.empty()) {
     a.status = Status::Critical;
     a.verdict = std::to_string(down.size()) + " of " + std::to_string(ports) +
-                " ports not ACTIVE (no RDMA traffic through them): " + join(down, ", ");
-    a.notes.push_back(fix.empty() ? "check the cable and the switch port (ibstat DEVICE PORT; mlxlink -d DEVICE)"
-                                  : fix);
+                " ports not ACTIVE (no RDMA traffic through them): " + join(down, ", ") + unknown_text;
+    a.notes.push_back(ibv_fix(down_ports));
     a.notes.push_back("gdrcheck node calls the same fact CRITICAL (check port): one severity for one fact");
+  } else if (!unknown.empty()) {
+    a.status = Status::Unknown;
+    a.verdict = std::to_string(unknown.size()) + " port(s) or device(s) cut from the paste: " + join(unknown, ", ") +
+                (ports > 0 ? "; the other ports listed are ACTIVE" : "");
+  } else if (ports == 0) {
+    a.status = Status::Unknown;
+    a.verdict = "no ports listed";
+  } else {
+    a.status = Status::Ok;
+    a.verdict = "all " + std::to_string(ports) + " ports ACTIVE";
   }
 }
 
@@ -297,10 +331,14 @@ Artifact analyze_file(const std::string& path, std::optional<ArtifactKind> force
         stream_logs(src, a, true);
         judge_nccl_tests(a, bandwidth);
         break;
-      case ArtifactKind::TopoMatrix:
-        a.topology = read_smi_text(src.whole(), path);
+      case ArtifactKind::TopoMatrix: {
+        std::string text = src.whole();
+        a.topology = read_smi_text(text, path);
         judge_topology(a);
+        if (looks_like_ibv_text(text))
+          a.notes.push_back("the paste also holds ibstat/ibv_devinfo output: gdrcheck analyze --kind ibv reads it");
         break;
+      }
       case ArtifactKind::TopologyXml: {
         std::istringstream in(src.whole());
         a.topology = load_topology_stream(in, path, TopologyFileKind::Auto);

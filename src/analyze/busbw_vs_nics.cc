@@ -66,7 +66,10 @@ BandwidthScenario scenario_of(const NcclTestsRun& run, const NcclLogReport* log,
   BandwidthScenario s;
   s.collective = collective_from_name(run.test_name);
   const std::vector<std::string>& hosts = !run.hosts.empty() || !log ? run.hosts : log->hosts;
-  s.nodes = static_cast<int>(hosts.size());
+  // A cut rank list names only some of the hosts: the node count is unknown.
+  s.nodes =
+      run.rank_list_cut && run.hosts.size() == hosts.size() && !run.hosts.empty() ? 0 : static_cast<int>(hosts.size());
+  if (run.rank_list_cut) notes.push_back("the rank list is cut: nodes and GPUs per node are unknown");
   int ranks = !run.ranks.empty() ? static_cast<int>(run.ranks.size()) : (log ? log->ranks : 0);
   if (s.nodes > 0 && ranks % s.nodes == 0) s.gpus_per_node = ranks / s.nodes;
   if (!log) return s;

@@ -38,6 +38,10 @@ std::string likely_cause(const PerftestRun& r, bool mr_failed, bool gpu) {
     return "registering host memory failed: most often the locked-memory limit (ulimit -l; in containers the "
            "runtime's RLIMIT_MEMLOCK) is below the buffer size";
   for (const auto& e : r.errors) {
+    if (contains(e.text, "Parser function exited with Error"))
+      return "perftest rejected its command line and ran nothing: the line before \"Parser function exited with "
+             "Error\" names the option at fault (some options must follow others, e.g. --use_cuda_dmabuf after "
+             "--use_cuda)";
     if (contains(e.text, "Completion with error") || contains(e.text, "Failed status"))
       return "a work request completed with an error: the path between the two ports dropped or refused the "
              "traffic (retry exceeded, remote access error); the status number says which";
@@ -52,9 +56,13 @@ std::string likely_cause(const PerftestRun& r, bool mr_failed, bool gpu) {
 }
 
 void judge_failed_run(PerftestRun& r) {
-  bool mr_failed = false;
-  for (const auto& e : r.errors) mr_failed |= contains(e.text, "allocate MR") || contains(e.text, "create MR");
-  bool gpu = gpu_memory(r) || r.cuda_started;
+  bool mr_failed = false, rejected = false;
+  for (const auto& e : r.errors) {
+    mr_failed |= contains(e.text, "allocate MR") || contains(e.text, "create MR");
+    rejected |= contains(e.text, "Parser function exited with Error");
+  }
+  // A rejected command line allocated nothing: GPU memory was only asked for.
+  bool gpu = (gpu_memory(r) || r.cuda_started) && !rejected;
   r.status = mr_failed && gpu ? Status::Critical : Status::Warning;
   const PerftestLine& first = r.errors.front();
   r.verdict = run_name(r) + (gpu ? " with GPU memory" : "") + " failed (line " + std::to_string(first.line) + ": " +
@@ -111,11 +119,40 @@ void judge_bandwidth(PerftestRun& r, const PerftestPaste& p, const BandwidthOver
   r.vs_port = judge_rdma_pair(e, *r.average_gbits);
 }
 
+// The row perftest's figure is judged on: the largest message, as in
+// PerftestReport::average_gbits.
+const PerftestRow& largest_row(const PerftestReport& rep) {
+  const PerftestRow* largest = &rep.rows.front();
+  for (const auto& row : rep.rows)
+    if (row.bytes >= largest->bytes) largest = &row;
+  return *largest;
+}
+
+// A sweep (-a) is judged on its largest message; its best average, often
+// at a mid size, is what a reader quotes as the plateau.
+void note_sweep(PerftestRun& r) {
+  const auto& rows = r.report.rows;
+  if (rows.size() < 2) return;
+  const PerftestRow* best = &rows.front();
+  for (const auto& row : rows)
+    if (row.bw_average > best->bw_average) best = &row;
+  auto in_gbits = [&](double v) {
+    auto g = to_gbits(v, r.report.unit);
+    return g ? gbits_text(*g) : fixed(v, 2) + " (unit not recorded)";
+  };
+  r.notes.push_back("a sweep of " + std::to_string(rows.size()) + " message sizes, " + bytes_text(rows.front().bytes) +
+                    " to " + bytes_text(largest_row(r.report).bytes) + ": the best average is " +
+                    in_gbits(best->bw_average) + " at " + bytes_text(best->bytes) +
+                    "; the largest message's is the one judged");
+}
+
 void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides& bandwidth) {
   if (r.cpu_frequency_warning)
     r.notes.push_back("perftest warned that the CPU frequency is not at its maximum: its figures can read low");
   if (r.peak_not_measured)
-    r.notes.push_back("BW peak was not measured in this run (duration mode): only the average counts");
+    r.notes.push_back(
+        "BW peak was not measured in this run (perftest prints 0.00 then, as in duration mode): only the average "
+        "counts");
   if (!r.errors.empty()) {
     judge_failed_run(r);
     return;
@@ -133,18 +170,33 @@ void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides&
           ? "GPU memory" + (r.report.gpu_name.empty() ? std::string() : " (" + printable(r.report.gpu_name) + ")")
       : r.command_rocm ? std::string("GPU memory (--use_rocm on the command line)")
       : r.command_cuda ? std::string("GPU memory (--use_cuda on the command line)")
+      : !r.start_shown ? std::string("memory not shown")
                        : std::string("host memory");
   if (r.report.rows.empty()) {
     r.status = Status::Unknown;
-    r.verdict = run_name(r) + ": no result row in the paste (cut before the results, or the run did not finish)";
-    if (gpu)
+    r.verdict = run_name(r) + (gpu ? ", " + memory : std::string()) +
+                ": no result row in the paste (cut before the results, or the run did not finish)";
+    if (r.report.gpu_buffer || r.cuda_started)
       r.notes.push_back("the GPU buffer was allocated; whether the NIC could use it, the result (or an error) decides");
+    else if (gpu)
+      r.notes.push_back("GPU memory was asked for, but the paste stops before perftest allocated it");
+    if (r.interrupted) r.notes.push_back("the run was stopped by hand (^C) before it measured anything");
     return;
   }
-  std::string figure = r.average_gbits ? gbits_text(*r.average_gbits)
-                                       : fixed(r.report.rows.back().bw_average, 2) + " (unit not recorded)";
-  r.verdict = run_name(r) + ", " + memory + ": average " + figure + " at " + bytes_text(r.report.rows.back().bytes);
-  if (gpu) {
+  const PerftestRow& judged = largest_row(r.report);
+  std::string figure =
+      r.average_gbits ? gbits_text(*r.average_gbits) : fixed(judged.bw_average, 2) + " (unit not recorded)";
+  r.verdict = run_name(r) + ", " + memory + ": average " + figure + " at " + bytes_text(judged.bytes);
+  note_sweep(r);
+  if (!gpu && !r.start_shown) {
+    r.status = Status::Unknown;
+    r.verdict +=
+        " — the paste starts below the lines where perftest says whether it used GPU memory: this may test the "
+        "RDMA link only";
+    r.notes.push_back(
+        "paste the command line and perftest's output from its first line: --use_cuda (or its CUDA lines) decides "
+        "whether GPUDirect RDMA was tested");
+  } else if (gpu) {
     r.status = Status::Ok;
     r.verdict += " — the NIC read/wrote GPU memory directly: GPUDirect RDMA works on this side";
     r.notes.push_back("perftest prints one side: the other side's output says whether it used GPU memory too");

@@ -66,6 +66,24 @@ bool failure_line(std::string_view l) {
   return contains(l, "IB device") && contains(l, "not found");
 }
 
+// A pasted line without the Markdown a forum or chat wrapped it in: bold
+// markers glued to a figure ("**5544.28**") and inline-code backticks
+// around a command; perftest itself prints neither.
+std::string unmarked(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '`') continue;
+    if (raw[i] == '*' && i + 1 < raw.size() && raw[i + 1] == '*' && !(i + 2 < raw.size() && raw[i + 2] == '*') &&
+        !(i > 0 && raw[i - 1] == '*')) {
+      ++i;
+      continue;
+    }
+    out.push_back(raw[i]);
+  }
+  return out;
+}
+
 bool banner(std::string_view l) {
   return contains(l, " BW Test") || contains(l, " Latency Test") || l.rfind("BW Test", 0) == 0;
 }
@@ -100,6 +118,22 @@ void read_port_rates(std::string_view text, PerftestPaste& p) {
       if (port.rate_gbps && *port.rate_gbps > 0) p.port_rates.push_back({d.name, port.port, *port.rate_gbps});
 }
 
+// What the header block would have said, read off the lines below it when
+// the paste starts after it: one "local address:" line per queue pair, and
+// a BW peak of 0.00 beside an average is perftest's "not measured".
+void complete_from_rows(std::string_view text, PerftestRun& run) {
+  if (!run.report.qps) {
+    int local = 0;
+    for (std::size_t at = text.find("local address:"); at != std::string_view::npos;
+         at = text.find("local address:", at + 1))
+      ++local;
+    if (local > 0) run.report.qps = local;
+  }
+  for (const auto& row : run.report.rows)
+    if (row.bw_peak == 0 && row.bw_average > 0) run.peak_not_measured = true;
+  if (run.cuda_started || run.report.gpu_buffer) run.start_shown = true;
+}
+
 PerftestPaste read_json(std::string_view text) {
   PerftestPaste p;
   p.json = true;
@@ -107,6 +141,7 @@ PerftestPaste read_json(std::string_view text) {
   run.first_line = 1;
   run.report = parse_perftest_json(text, PerftestUnit::Unknown);
   run.latency = contains(run.report.test, "Lat");
+  run.start_shown = contains(text, "\"test_info\"");  // a whole file, not a cut paste
   p.runs.push_back(std::move(run));
   for (char c : text) p.lines += c == '\n';
   return p;
@@ -151,7 +186,9 @@ PerftestPaste read_perftest_paste(std::string_view text) {
   std::size_t n = 0, start = 0;
   while (start < text.size()) {
     std::size_t nl = text.find('\n', start);
-    std::string_view raw = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    std::string clean =
+        unmarked(text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+    std::string_view raw = clean;
     std::string_view l = trim(raw);
     ++n;
     Pending* cur = &pending.back();
@@ -161,6 +198,8 @@ PerftestPaste read_perftest_paste(std::string_view text) {
       // A command starts a run unless only preamble came before it.
       if (output_seen || !cur->run.errors.empty() || !cur->run.program.empty()) start_new(n);
       cur = &pending.back();
+      cur->run.first_line = n;  // prose before the command is not the run's
+      cur->run.start_shown = true;
       cur->run.program = std::string(program);
       cur->run.command = {n, std::string(l)};
       cur->run.command_cuda = has_flag(l, "--use_cuda");
@@ -170,10 +209,14 @@ PerftestPaste read_perftest_paste(std::string_view text) {
       cur->run.command_bidirectional = has_flag(l, "-b") || has_flag(l, "--bidirectional");
     } else {
       bool new_output = banner(l) || contains(l, "* Waiting for client to connect... *") || l == "initializing CUDA";
-      if (new_output && output_seen) {
+      // perftest prints its table header once: a second one is a second run
+      // pasted without its header block ("Case 2:" and the table).
+      bool second_table = contains(l, "#bytes") && cur->has_rows_header;
+      if ((new_output && output_seen) || second_table) {
         start_new(n);
         cur = &pending.back();
       }
+      if (new_output) cur->run.start_shown = true;
       if (banner(l)) {
         cur->has_banner = true;
         cur->run.latency = contains(l, "Latency Test");
@@ -183,6 +226,7 @@ PerftestPaste read_perftest_paste(std::string_view text) {
       if (l == "initializing CUDA" || contains(l, "CUDA Ctx")) cur->run.cuda_started = true;
       if (contains(l, "BW peak won't be measured")) cur->run.peak_not_measured = true;
       if (contains(l, "Conflicting CPU frequency values")) cur->run.cpu_frequency_warning = true;
+      if (l == "^C") cur->run.interrupted = true;
       if (failure_line(l) && !contains(l, "Conflicting CPU frequency")) cur->run.errors.push_back({n, std::string(l)});
       if (!l.empty()) cur->has_content = true;
     }
@@ -200,6 +244,7 @@ PerftestPaste read_perftest_paste(std::string_view text) {
                     pr.run.cuda_started || pr.run.report.gpu_buffer;
     if (!perftest) continue;
     if (pr.run.latency) pr.run.report.test = test;
+    complete_from_rows(pr.text, pr.run);
     p.runs.push_back(std::move(pr.run));
   }
   read_port_rates(text, p);

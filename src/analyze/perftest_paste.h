@@ -33,9 +33,14 @@ struct PerftestRun {
   // From the command line: GPU memory asked for, DMA-BUF, units, direction.
   bool command_cuda = false, command_rocm = false, command_dmabuf = false, command_gbits = false;
   bool command_bidirectional = false;
-  bool cuda_started = false;           // "initializing CUDA" or a CUDA context line
-  bool peak_not_measured = false;      // "WARNING: BW peak won't be measured in this run."
+  bool cuda_started = false;       // "initializing CUDA" or a CUDA context line
+  bool peak_not_measured = false;  // the WARNING line, or rows with BW peak 0.00 and an average
+  // The paste shows where perftest prints its CUDA lines (the command, the
+  // server box, the CUDA lines or the test's banner); a paste that starts
+  // below them cannot say whether the buffer was in GPU memory.
+  bool start_shown = false;
   bool cpu_frequency_warning = false;  // "Conflicting CPU frequency values detected"
+  bool interrupted = false;            // a "^C" line: stopped by hand
   std::vector<PerftestLine> errors;    // every line perftest prints on failure, in order
 
   // Filled by judge_perftest (analyze/perftest_artifact.h).

@@ -128,10 +128,14 @@ struct Line {
   bool has_colon = false;
 };
 
-// Strips mail quoting ("> "), then splits "key: value" at the first colon.
+// Strips mail quoting ("> ") and the backticks of an inline-code span that
+// held the whole paste ("`~$ ibstat" ... "Link layer: InfiniBand`"), then
+// splits "key: value" at the first colon.
 Line split_line(std::string_view raw) {
   std::string_view s = trim(raw);
   while (!s.empty() && s.front() == '>') s = trim(s.substr(1));
+  while (!s.empty() && s.front() == '`') s = trim(s.substr(1));
+  while (!s.empty() && s.back() == '`') s = trim(s.substr(0, s.size() - 1));
   Line l;
   std::size_t colon = s.find(':');
   if (colon == std::string_view::npos) {
@@ -167,7 +171,8 @@ enum class Field {
 struct KeyInfo {
   const char* key;
   Field field;
-  IbvKind kind;  // which tool prints this key (Unknown: both)
+  IbvKind kind;               // which tool prints this key (Unknown: both)
+  bool ibstatus_too = false;  // `ibstatus` prints it as well
 };
 
 const KeyInfo kKeys[] = {
@@ -184,14 +189,19 @@ const KeyInfo kKeys[] = {
     {"fw_ver", Field::Firmware, IbvKind::IbvDevinfo},
     {"node_guid", Field::NodeGuid, IbvKind::IbvDevinfo},
     {"board_id", Field::BoardId, IbvKind::IbvDevinfo},
-    {"state", Field::State, IbvKind::IbvDevinfo},
+    {"state", Field::State, IbvKind::IbvDevinfo, true},
     {"phys_state", Field::PhysState, IbvKind::IbvDevinfo},
     {"active_width", Field::Width, IbvKind::IbvDevinfo},
     {"active_speed", Field::Speed, IbvKind::IbvDevinfo},
-    {"link_layer", Field::LinkLayer, IbvKind::IbvDevinfo},
+    {"link_layer", Field::LinkLayer, IbvKind::IbvDevinfo, true},
     {"port_lid", Field::Lid, IbvKind::IbvDevinfo},
     {"sm_lid", Field::SmLid, IbvKind::IbvDevinfo},
     {"active_mtu", Field::Mtu, IbvKind::IbvDevinfo},
+    // ibstatus: "state: 4: ACTIVE", "rate: 100 Gb/sec (4X EDR)", lids in hex.
+    {"phys state", Field::PhysState, IbvKind::Ibstatus},
+    {"rate", Field::Rate, IbvKind::Ibstatus},
+    {"base lid", Field::Lid, IbvKind::Ibstatus},
+    {"sm lid", Field::SmLid, IbvKind::Ibstatus},
 };
 
 const KeyInfo* find_key(const std::string& key) {
@@ -208,6 +218,35 @@ bool is_device_field(Field f) {
 std::optional<std::string> ca_name(const Line& l) {
   if (l.has_colon || !starts_with(l.key, "CA '") || l.key.back() != '\'' || l.key.size() < 6) return std::nullopt;
   return l.key.substr(4, l.key.size() - 5);
+}
+
+// "Infiniband device 'mlx5_0' port 1 status:" (ibstatus) → {mlx5_0, 1}.
+std::optional<std::pair<std::string, int>> ibstatus_port(const Line& l) {
+  constexpr std::string_view kHead = "Infiniband device '";
+  if (!l.has_colon || !l.value.empty() || !starts_with(l.key, kHead)) return std::nullopt;
+  std::string_view rest = std::string_view(l.key).substr(kHead.size());
+  std::size_t quote = rest.find('\'');
+  if (quote == std::string_view::npos || quote == 0) return std::nullopt;
+  std::string_view tail = rest.substr(quote + 1);
+  constexpr std::string_view kPort = " port ", kStatus = " status";
+  if (!starts_with(tail, kPort) || tail.size() <= kPort.size() + kStatus.size() ||
+      tail.substr(tail.size() - kStatus.size()) != kStatus)
+    return std::nullopt;
+  auto n = whole_number<long>(tail.substr(kPort.size(), tail.size() - kPort.size() - kStatus.size()));
+  if (!n || *n < 0 || *n > 255) return std::nullopt;
+  return std::make_pair(std::string(rest.substr(0, quote)), static_cast<int>(*n));
+}
+
+// "0x1f" (ibstatus) or "31".
+std::optional<long> lid_number(std::string_view v) {
+  v = without_paren(v);
+  if (starts_with(v, "0x") || starts_with(v, "0X")) {
+    long out = 0;
+    auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), out, 16);
+    if (ec != std::errc() || end != v.data() + v.size() || v.size() == 2) return std::nullopt;
+    return out;
+  }
+  return whole_number<long>(v);
 }
 
 // "Port 1:" (ibstat) → 1.
@@ -236,7 +275,8 @@ class Builder {
   void note(std::string text);
 
   IbvReport r_;
-  bool port_open_ = false;  // the last port of the last device takes port keys
+  bool port_open_ = false;            // the last port of the last device takes port keys
+  IbvKind block_ = IbvKind::Unknown;  // the tool whose device line opened the current block
   bool capped_ = false;
   std::size_t implicit_ports_ = 0, implicit_devices_ = 0;
 };
@@ -253,6 +293,7 @@ void Builder::see(IbvKind kind) {
 
 void Builder::start_device(std::string name, IbvKind kind) {
   see(kind);
+  block_ = kind;
   port_open_ = false;
   if (r_.devices.size() >= kMaxDevices) {
     if (!capped_) note("more than " + std::to_string(kMaxDevices) + " devices; the rest are not kept");
@@ -355,10 +396,10 @@ void Builder::set_port(Field f, const std::string& v) {
       p.link_layer = v;
       break;
     case Field::Lid:
-      if (auto n = whole_number<long>(without_paren(v))) p.lid = n;
+      if (auto n = lid_number(v)) p.lid = n;
       break;
     case Field::SmLid:
-      if (auto n = whole_number<long>(without_paren(v))) p.sm_lid = n;
+      if (auto n = lid_number(v)) p.sm_lid = n;
       break;
     case Field::Mtu:
       if (auto n = whole_number<long>(without_paren(v))) p.active_mtu = n;
@@ -377,6 +418,16 @@ void Builder::line(std::string_view raw) {
   if (l.key.empty()) return;
   if (auto name = ca_name(l)) return start_device(std::move(*name), IbvKind::Ibstat);
   if (l.key == "hca_id") return start_device(l.value, IbvKind::IbvDevinfo);
+  if (auto dev = ibstatus_port(l)) {
+    // ibstatus prints one block per port: a second port of the same device
+    // joins it.
+    if (r_.devices.empty() || r_.devices.back().name != dev->first || block_ != IbvKind::Ibstatus)
+      start_device(dev->first, IbvKind::Ibstatus);
+    else
+      see(IbvKind::Ibstatus);
+    block_ = IbvKind::Ibstatus;
+    return start_port(dev->second);
+  }
   if (auto n = ibstat_port(l)) {
     see(IbvKind::Ibstat);
     return start_port(*n);
@@ -393,7 +444,7 @@ void Builder::line(std::string_view raw) {
   if (!l.has_colon || capped_) return;
   const KeyInfo* k = find_key(l.key);
   if (!k) return;
-  see(k->kind);
+  if (!(k->ibstatus_too && block_ == IbvKind::Ibstatus)) see(k->kind);
   if (is_device_field(k->field)) {
     if (port_open_ && k->field != Field::CaType) port_open_ = false;  // next device without a header line
     set_device(k->field, l.value);
@@ -406,6 +457,16 @@ IbvReport Builder::finish() {
   if (r_.devices.empty()) note("no ibstat or ibv_devinfo device found");
   if (implicit_devices_) note("ports without a CA/hca_id line (filtered or cut text): device name unknown");
   if (implicit_ports_) note("port lines missing (filtered text): port numbers unknown");
+  // A device or port whose lines stop early was cut by the paste: what it
+  // would have said is unknown, not down.
+  for (const auto& d : r_.devices) {
+    std::string name = d.name.empty() ? std::string("a device") : d.name;
+    if (d.ports.empty()) note(name + ": no port lines (text cut?): its ports are unknown");
+    for (const auto& p : d.ports)
+      if (p.state_raw.empty())
+        note(name + (p.port ? " port " + std::to_string(p.port) : std::string(" port")) +
+             ": no State line (text cut?): its state is unknown");
+  }
   for (const auto& d : r_.devices)
     for (const auto& p : d.ports)
       if (p.rate_gbps && p.state != "ACTIVE" && !p.state.empty()) {
@@ -423,6 +484,8 @@ std::string_view to_string(IbvKind kind) {
       return "ibstat";
     case IbvKind::IbvDevinfo:
       return "ibv_devinfo";
+    case IbvKind::Ibstatus:
+      return "ibstatus";
     default:
       return "unknown";
   }
@@ -445,11 +508,17 @@ bool looks_like_ibv_text(std::string_view head) {
     std::size_t end = std::min(head.find('\n', start), head.size());
     Line l = split_line(head.substr(start, std::min<std::size_t>(end - start, kMaxLine)));
     start = end + 1;
-    if (ca_name(l) || (l.key == "hca_id" && !l.value.empty())) return true;
+    if (ca_name(l) || (l.key == "hca_id" && !l.value.empty()) || ibstatus_port(l)) return true;
     if (l.key == "Physical state" || l.key == "phys_state" || l.key == "link_layer" || l.key == "Link layer" ||
         l.key == "active_speed")
       ++port_keys;
     if (l.key == "state" && starts_with(l.value, "PORT_")) ++port_keys;
+    // A fragment ("...", "Port 1:", "State: Down", "Physical state: Polling").
+    if (ibstat_port(l)) ++port_keys;
+    if (l.key == "State") {
+      std::string st = normalize_state(l.value);
+      if (st == "ACTIVE" || st == "DOWN" || st == "INIT" || st == "ARMED") ++port_keys;
+    }
   }
   return port_keys >= 2;
 }

@@ -1,7 +1,8 @@
-// Reader for pasted `ibstat` and `ibv_devinfo` (plain or -v) text: RDMA
-// devices, their firmware and GUID, and per port the logical and physical
-// state, the rate in Gb/s, the link layer and the LID. It accepts what users
-// paste: tabs turned into spaces or lost (Markdown), `grep`-filtered output
+// Reader for pasted `ibstat`, `ibv_devinfo` (plain or -v) and `ibstatus`
+// text: RDMA devices, their firmware and GUID, and per port the logical and
+// physical state, the rate in Gb/s, the link layer and the LID. It accepts
+// what users paste: tabs turned into spaces or lost (Markdown), inline-code
+// backticks stuck to the first and last lines, `grep`-filtered output
 // without the "port:" or "hca_id:" lines, ibwarn/ibpanic noise, redacted
 // values ("..."), several commands' output in one file.
 #pragma once
@@ -13,8 +14,8 @@
 
 namespace gdrcheck {
 
-enum class IbvKind { Unknown, Ibstat, IbvDevinfo };
-std::string_view to_string(IbvKind kind);  // "unknown", "ibstat", "ibv_devinfo"
+enum class IbvKind { Unknown, Ibstat, IbvDevinfo, Ibstatus };
+std::string_view to_string(IbvKind kind);  // "unknown", "ibstat", "ibv_devinfo", "ibstatus"
 
 struct IbvPort {
   int port = 0;  // 0 when the text did not say (grep-filtered)
@@ -56,8 +57,9 @@ struct IbvReport {
   std::vector<std::string> notes;  // missing lines, tool errors, mixed input
 };
 
-// True when the text has an `ibstat` "CA '...'" block or an `ibv_devinfo`
-// "hca_id:" line, or (grep-filtered) port lines only those tools print.
+// True when the text has an `ibstat` "CA '...'" block, an `ibv_devinfo`
+// "hca_id:" line, an `ibstatus` "Infiniband device '...' port N status:"
+// line, or (grep-filtered) port lines only those tools print.
 bool looks_like_ibv_text(std::string_view head);
 
 // Never throws; text that is not ibstat/ibv_devinfo gives no devices and a

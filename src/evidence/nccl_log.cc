@@ -19,10 +19,13 @@
 
 #include "evidence/log_scan.h"
 #include "evidence/nccl_channel_line.h"
+#include "evidence/nccl_completion.h"
 #include "evidence/nccl_connection_index.h"
 #include "evidence/nccl_log_messages.h"
 #include "evidence/nccl_net_speed.h"
 #include "evidence/nccl_record.h"
+#include "evidence/nccl_stripped_line.h"
+#include "evidence/nccl_warning.h"
 #include "evidence/repeated_line_memo.h"
 #include "topology/path_class.h"
 
@@ -193,7 +196,7 @@ bool looks_like_nccl_log(std::string_view head) {
     auto nl = head.find('\n');
     std::string_view line = head.substr(0, nl);
     head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
-    if (has_nccl_record_with_device(line)) return true;
+    if (has_nccl_record_with_device(line) || looks_like_stripped_nccl_line(line)) return true;
     for (std::string_view tag : {"NCCL version ", "RCCL version"})
       if (auto p = line.find(tag); p != std::string_view::npos && version_token(line.substr(p + tag.size())))
         return true;
@@ -230,7 +233,7 @@ struct NcclLogParser::State {
   std::map<std::string, std::pair<std::string, std::size_t>> socket_causes;  // key → (text, line)
 
   // Explicit statements, for logs without connection lines.
-  std::size_t explicit_disabled = 0, distance_enabled = 0, hca_enabled = 0;
+  std::size_t explicit_disabled = 0, distance_enabled = 0, hca_enabled = 0, hca_disabled = 0;
   Evidence hca_enabled_lines;  // "GPU Direct RDMA [(DMABUF)] Enabled for HCA n 'name'"
   bool hca_dmabuf = false;
 
@@ -359,61 +362,8 @@ void NcclLogParser::State::replay(Repeatable what) {
 }
 
 // Lines without a marker: the bare "NCCL version" line (NCCL_DEBUG=VERSION
-// or rank 0 of old releases), RCCL's version block, nccl-tests' rank list.
-namespace {
-
-// The IB work-completion status of "Got completion from peer P with error
-// N, ..." (<= 2.18: net_ib.cc:ncclIbTest@v2.18.1-1), "with status=N ..."
-// (2.19+) or "with status=NAME(N) ..." (transport/net_ib/p2p.cc@v2.30.7-1);
-// nullopt when the line is not one.
-std::optional<int> completion_status(std::string_view msg) {
-  auto at = msg.find("Got completion from peer");
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string_view rest = msg.substr(at);
-  for (std::string_view key : {std::string_view(" with error "), std::string_view(" with status=")}) {
-    auto k = rest.find(key);
-    if (k == std::string_view::npos) continue;
-    std::string_view v = rest.substr(k + key.size());
-    if (auto open = v.find('('); open != std::string_view::npos && open < 32 && (v.empty() || !isdigit(v[0])))
-      v = v.substr(open + 1);  // "IBV_WC_RETRY_EXC_ERR(12)"
-    int n = 0, digits = 0;
-    while (digits < 3 && digits < static_cast<int>(v.size()) && isdigit(static_cast<unsigned char>(v[digits])))
-      n = n * 10 + (v[digits++] - '0');
-    if (digits) return n;
-  }
-  return std::nullopt;
-}
-
-// What a completion status means for the job, with the hint NCCL itself
-// prints for it (transport/net_ib/common.h:printIbWcStatusHint@v2.30.7-1).
-std::string completion_meaning(int status) {
-  std::string s = "IB completion error " + std::to_string(status);
-  switch (status) {
-    case 4:
-      return s +
-             " (local protection): with GPUDirect RDMA usually PCIe ACS or the IOMMU redirecting peer-to-peer "
-             "traffic; NCCL's hint: NCCL_NET_GDR_LEVEL=LOC confirms it, disable ACS to fix it";
-    case 5:
-      return s +
-             " (work request flushed): follows an earlier error on the same connection; NCCL's hint: NICs of "
-             "one instance that cannot reach each other";
-    case 12:
-      return s +
-             " (transport retry counter exceeded): the peer did not answer in time (link, fabric or a peer "
-             "that died); NCCL's hint: NCCL_IB_TIMEOUT may be too short (default 20, about 30 s)";
-    case 13:
-      return s + " (RNR retry counter exceeded): the peer had no receive posted in time";
-    case 9:
-      return s + " (remote invalid request)";
-    case 10:
-      return s + " (remote access error): the peer refused the memory access (registration or keys)";
-    default:
-      return s;
-  }
-}
-
-}  // namespace
-
+// or rank 0 of old releases), RCCL's version block, nccl-tests' rank list,
+// and messages quoted without their prefix (nccl_stripped_line.h).
 void NcclLogParser::State::on_bare_line(std::string_view line) {
   if (auto p = scan::find(line, "NCCL version "); p != std::string_view::npos)
     if (auto v = version_token(line.substr(p + 13))) on_version(*v);
@@ -422,12 +372,21 @@ void NcclLogParser::State::on_bare_line(std::string_view line) {
     if (auto v = version_token(line.substr(p + 12))) on_version(*v);
   }
   if (contains(line, "Librccl path")) rccl = true;
-  // A WARN whose text a paste or a wrapping terminal carried onto the next
-  // line: the completion status still says the transfers failed.
-  if (auto status = completion_status(line))
-    add_reason("ib_completion_error", std::to_string(*status),
-               completion_meaning(*status) + ": the job's network transfers failed");
   places.on_bare_line(line, line_no);
+  // A message quoted without its "host:pid:tid [dev] NCCL INFO" prefix
+  // still says what the job did; its host is unknown. A completion error
+  // is a WARN ("NET/IB : Got completion from peer ...").
+  auto msg = stripped_nccl_message(line);
+  if (msg) {
+    ++records;
+    on_record(NcclRecord{nccl_completion_status(*msg) ? NcclLevel::Warn : NcclLevel::Info, {}, {}, *msg});
+  } else if (auto status = nccl_completion_status(line)) {
+    // A WARN whose text a paste or a wrapping terminal carried onto the
+    // next line, or quoted in prose: the status still says the transfers
+    // failed.
+    add_reason("ib_completion_error", std::to_string(*status),
+               nccl_completion_meaning(*status) + ": the job's network transfers failed");
+  }
   // "#  Rank  0 Group  0 Pid 123 on node01 device  0 [0000:19:00] ..."
   std::string_view t = trim(line);
   if (t.starts_with("#") && contains(t, "Rank") && contains(t, " device ")) {
@@ -586,12 +545,14 @@ void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
     }
     if (!disabled || net == "Socket") return;
     ++explicit_disabled;
+    ++hca_disabled;
     bool old = contains(s, "(no module)");
+    std::string_view label = net_label_of_message(msg);
     add_reason("gdr_disabled_no_module", old ? "old" : "new",
-               old ? "NET/" + std::string(net) +
+               old ? "NET/" + std::string(label) +
                          " found no GPU peer-memory module (nv_peer_mem / nvidia_peermem; "
                          "amdgpu peer memory for RCCL): GPUDirect RDMA is off for this NIC"
-                   : "NET/" + std::string(net) +
+                   : "NET/" + std::string(label) +
                          " reports GPUDirect RDMA disabled for this NIC: no GPU peer-memory "
                          "module registered (nvidia_peermem; amdgpu for RCCL) and no usable DMA-BUF");
     return;
@@ -618,28 +579,9 @@ void NcclLogParser::State::on_gdr_statement(std::string_view msg) {
 }
 
 // WARN lines (and the 2.30 IB completion hint): completion errors, ACS,
-// GID, other NET errors.
+// failed verbs calls, GID, other NET errors (nccl_warning.h).
 void NcclLogParser::State::on_warning(std::string_view msg) {
-  if (auto status = completion_status(msg))
-    add_reason("ib_completion_error", std::to_string(*status),
-               completion_meaning(*status) + ": the job's network transfers failed");
-  bool prot = contains(msg, "IBV_WC_LOC_PROT_ERR") || icontains(msg, "local protection") || contains_word(msg, "ACS") ||
-              (icontains(msg, "completion") && (contains(msg, "error 4,") || contains(msg, "status=4 ")));
-  if (prot) {
-    add_reason("acs_hint", "",
-               "the NIC hit a local protection error (IB completion status 4): with GPUDirect RDMA this usually "
-               "means PCIe ACS or the IOMMU redirects peer-to-peer traffic; NCCL_NET_GDR_LEVEL=LOC confirms it");
-    return;
-  }
-  if (contains_word(msg, "GID") || icontains(msg, "gid index")) {
-    add_reason("roce_gid", "", "RoCE GID problem: " + clip(msg) + " (check NCCL_IB_GID_INDEX / RoCE v2 GIDs)");
-    return;
-  }
-  if (msg.starts_with("NET/") || contains(msg, "NET/IB")) {
-    add_reason("net_error", "", "network transport warning: " + clip(msg));
-    return;
-  }
-  add_reason("nccl_warn", "", "NCCL warning: " + clip(msg));
+  for (const auto& w : nccl_warning_reasons(msg)) add_reason(w.code, w.key, w.message);
 }
 
 // Everything else that matters: the network chosen, device lists, why IB
@@ -793,6 +735,9 @@ void NcclLogParser::State::finish_verdict(NcclLogReport& r) const {
 // level. So the cause lies there, not in peer memory.
 void NcclLogParser::State::finish_unused_gdr(NcclLogReport& r) const {
   if (hca_enabled == 0 || r.net_connections == 0 || r.gdr_connections == r.net_connections || socket_used()) return;
+  // Another transport of the same log (a net plugin beside the built-in
+  // IB) said Disabled for an HCA: that statement explains the connections.
+  if (hca_disabled > 0) return;
   std::size_t without = r.net_connections - r.gdr_connections;
   r.reasons.push_back(
       {"gdr_enabled_unused",

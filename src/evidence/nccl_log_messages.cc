@@ -105,6 +105,17 @@ std::string_view net_of_message(std::string_view msg) {
   return msg.substr(0, n);
 }
 
+std::string_view net_label_of_message(std::string_view msg) {
+  std::string_view net = net_of_message(msg);
+  if (net.empty()) return net;
+  std::string_view rest = msg.substr(4);
+  std::size_t colon = rest.find(':');
+  if (colon == std::string_view::npos || colon > kNcclMaxName) return net;
+  std::string_view name = trim(rest.substr(0, colon));
+  if (name.find_first_of("/()") != std::string_view::npos) return net;
+  return name.empty() ? net : name;
+}
+
 // "(distance 6 > 4)", "(distance 3 >= 2)", "(distance 8 > 5, read ...)".
 
 std::optional<Distance> parse_distance(std::string_view s) {

@@ -48,6 +48,9 @@ std::vector<std::string_view> device_names(std::string_view list);
 
 // "NET/IB : ..." → "IB"; "" when the message does not start with NET/.
 std::string_view net_of_message(std::string_view msg);
+// The whole name before the colon, for messages that quote the net: "NET/NCCL
+// RDMA Plugin v10 : ..." → "NCCL RDMA Plugin v10"; else net_of_message.
+std::string_view net_label_of_message(std::string_view msg);
 
 // "(distance 6 > 4)", "(distance 3 >= 2)", "(distance 8 > 5, read ...)".
 struct Distance {

@@ -1,8 +1,10 @@
 // Reader for nccl-tests / rccl-tests output (all_reduce_perf, alltoall_perf,
-// ...), as printed or as pasted: any release from 2018 on, with mpirun
-// --tag-output prefixes, NCCL INFO lines in between, '#' lost to Markdown,
-// cut short. It only reports what the text says; whether the numbers are
-// good is for the checks (they know the NIC generation).
+// ...), as printed or as pasted: any release from 2018 on, with launcher
+// prefixes (mpirun --tag-output, srun --label, Ray), NCCL INFO lines in
+// between, '#' lost to Markdown, cut short, two outputs side by side, or
+// several processes' outputs interleaved. It only reports what the text
+// says; whether the numbers are good is for the checks (they know the NIC
+// generation).
 //
 // Streaming: feed() one line at a time, finish() once. Memory grows with the
 // number of table rows and rank lines kept (both capped), never with the
@@ -11,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,6 +82,10 @@ struct NcclTestsRun {
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<NcclTestsRank> ranks;
   std::vector<std::string> hosts;  // distinct, in rank-line order
+  // The rank lines are not all of the run's: they start above rank 0, skip
+  // ranks, or the output ends inside the list. ranks.size() and
+  // hosts.size() are then lower bounds, not the job's rank and node counts.
+  bool rank_list_cut = false;
   // "#wrong" (count of wrong elements) or "error" (older releases: a
   // float, non-zero values within rounding are normal).
   std::string wrong_column;
@@ -139,6 +146,9 @@ class NcclTestsParser {
   bool handle_out_of_bounds(std::string_view body);
   bool handle_average(std::string_view body);
   bool handle_row(std::string_view text);
+  void read_line(std::string_view text);
+  void feed_right(std::string_view text);
+  bool rank_to_sibling(NcclTestsRank& rank);
   void record_row(NcclTestsRun& run, NcclTestsRow row);
   void add_error(std::string text);
   void note(std::string text);
@@ -146,6 +156,18 @@ class NcclTestsParser {
   NcclTestsReport report_;
   std::optional<NcclTestsRun> run_;
   std::string pending_command_test_;  // a command line seen before its run began
+  // Runs from report_.runs[siblings_from_] on were opened while the one
+  // before had printed only its parameter lines: several processes writing
+  // their own output at once (interleaved), not one run after another.
+  std::size_t siblings_from_ = SIZE_MAX;
+  struct Sibling {
+    std::unordered_set<int> ranks;
+    std::unordered_set<std::string> hosts;
+  };
+  std::vector<Sibling> siblings_;       // of report_.runs[siblings_from_ + i]; at most 64
+  std::unordered_set<int> ranks_seen_;  // rank numbers of the open run
+  // The right-hand output of a side-by-side paste, read as its own input.
+  std::unique_ptr<NcclTestsParser> right_;
   void on_command_line(std::string name);
   Layout layout_;
   bool groups_in_place_first_ = false;          // the last group-name line, for the next header

@@ -57,9 +57,14 @@ void RepeatedLineMemo::count_window(bool hit) {
   window_hits_ += hit;
   if (++window_finds_ < kWindow) return;
   if (window_hits_ * 20 < window_finds_ && seen_wraps_ > 0) {
-    resume_at_ = finds_ + kBypass;
+    // Each pause that ends in nothing found doubles the next (up to 16x):
+    // a log that never repeats pays for looking less and less often.
+    resume_at_ = finds_ + (kBypass << std::min<std::uint64_t>(fruitless_pauses_, 4));
+    ++fruitless_pauses_;
     forget_seen();  // what is offered after the pause starts afresh
     seen_wraps_ = 0;
+  } else if (window_hits_ * 20 >= window_finds_) {
+    fruitless_pauses_ = 0;
   }
   window_finds_ = window_hits_ = 0;
 }

@@ -16,7 +16,8 @@
 // once when full),
 // and when the hashes have filled up and fewer than 1 in 20 of a window's
 // lines were found, the memo stands aside for kBypass lines before it
-// looks again.
+// looks again (twice as long after each pause that found nothing, up to
+// 16 times).
 #pragma once
 
 #include <cstddef>
@@ -78,6 +79,7 @@ class RepeatedLineMemo {
   std::size_t seen_wraps_ = 0;               // times the hashes filled up since the memo last stood aside
   std::uint64_t finds_ = 0, resume_at_ = 0;  // find() calls; no memo work before resume_at_
   std::uint64_t window_finds_ = 0, window_hits_ = 0;
+  std::uint64_t fruitless_pauses_ = 0;  // pauses in a row after which nothing repeated
 };
 
 }  // namespace gdrcheck

@@ -90,7 +90,6 @@ json nccl_tests_json(const NcclTestsReport& t, const std::vector<BusbwVsNics>& v
   for (std::size_t i = 0; i < t.runs.size(); ++i) {
     const NcclTestsRun& run = t.runs[i];
     json rows = json::array();
-    bool wrong = false;
     for (const auto& row : run.rows) {
       rows.push_back({{"size", row.size},
                       {"count", row.count},
@@ -99,14 +98,17 @@ json nccl_tests_json(const NcclTestsReport& t, const std::vector<BusbwVsNics>& v
                       {"root", opt(row.root)},
                       {"out_of_place", result_json(row.out_of_place)},
                       {"in_place", result_json(row.in_place)}});
-      for (const auto* half : {&row.out_of_place, &row.in_place})
-        if (*half && (*half)->wrong && *(*half)->wrong != 0) wrong = true;
     }
     runs.push_back({{"test", run.test_name.empty() ? json(nullptr) : json(run.test_name)},
                     {"rows", rows},
                     {"avg_busbw", opt(run.avg_busbw)},
                     {"max_busbw", {{"value", opt(run.max_busbw)}, {"size", opt(run.max_busbw_size)}}},
-                    {"wrong", wrong},
+                    // Rows with wrong elements, counted by the reader over every row (also past
+                    // the kept ones); an old float "error" column's rounding is not counted.
+                    {"wrong", run.rows_with_wrong > 0},
+                    {"wrong_column", run.wrong_column.empty() ? json(nullptr) : json(run.wrong_column)},
+                    {"rank_list_cut", run.rank_list_cut},
+                    {"notes", run.notes},
                     {"failed", run.failed},
                     {"complete", run.complete},
                     {"ranks", run.ranks.size()},

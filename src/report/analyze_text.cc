@@ -94,6 +94,7 @@ void write_tests(std::ostream& out, const NcclTestsReport& t, const std::vector<
       out << ", best out-of-place busbw " << *run.max_busbw << " GB/s at " << run.max_busbw_size.value_or(0) << " B";
     out << (run.failed ? ", FAILED" : "") << (run.complete ? "" : " (no footer: output cut?)") << "\n";
     for (const auto& e : run.errors) out << "  - error: " << safe_line(e) << "\n";
+    for (const auto& n : run.notes) out << "  - " << safe_line(n) << "\n";
     if (i < vs_nics.size()) write_busbw_vs_nics(out, vs_nics[i]);
   }
   out << "  busbw is GB/s (1e9 bytes/s) of bus bandwidth, not Gb/s of line rate: 400 Gb/s NDR is 50 GB/s per NIC\n";

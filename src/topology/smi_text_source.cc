@@ -20,15 +20,13 @@
 #include <vector>
 
 #include "topology/input_error.h"
-#include "topology/path_class.h"
+#include "topology/smi_unfold.h"
+#include "topology/smi_vocabulary.h"
 
 namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kTabStop = 8;
-// Longest word worth trying to split into run-together codes or labels;
-// keeps the splitting linear on hostile input.
-constexpr std::size_t kMaxGluedWord = 64;
 // No node has more devices in `topo -m` than this (GPUs plus NICs: 8 + 18 on
 // the largest seen), nor a line longer: 256 cells of a few bytes each plus
 // affinity lists. A pasted file beyond either is not a matrix, and without
@@ -42,12 +40,6 @@ bool is_blank(char c) {
 }
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-bool is_upper(char c) {
-  return c >= 'A' && c <= 'Z';
-}
-bool is_lower(char c) {
-  return c >= 'a' && c <= 'z';
 }
 
 // ---------------------------------------------------------------- cleaning
@@ -138,10 +130,13 @@ std::vector<Word> words_of(std::string_view line) {
 // The cleaned lines and their words, split once: the matrix search, the
 // rows, the legend and the notes all look at the same words.
 struct Text {
+  // Declared first: `lines` is built with it (lines cut where a paste had
+  // lost its line breaks).
+  std::size_t unfolded = 0;
   std::vector<std::string> lines;
   std::vector<std::vector<Word>> words;  // views into `lines`
 
-  explicit Text(std::string_view raw) : lines(clean_lines(raw)) {
+  explicit Text(std::string_view raw) : lines(smi::unfold_lines(clean_lines(raw), &unfolded)) {
     words.reserve(lines.size());
     for (const auto& line : lines) words.push_back(line.size() > kMaxLineBytes ? too_long() : words_of(line));
   }
@@ -155,75 +150,13 @@ struct Text {
 
 // ------------------------------------------------------------ codes, labels
 
-bool is_code(std::string_view w) {
-  return w == "N/A" || parse_smi_code(std::string(w)).path != SmiPath::Unknown;
-}
-
-// `nvidia-smi topo -p2p` statuses: a matrix made of these is not `topo -m`.
-bool is_p2p_status(std::string_view w) {
-  static constexpr std::array<std::string_view, 7> kStatus = {"OK", "CNS", "GNS", "TNS", "NS", "DR", "U"};
-  return std::find(kStatus.begin(), kStatus.end(), w) != kStatus.end();
-}
-
-// Length of the code starting at w[i] (longest NV# run), 0 if none.
-std::size_t code_at(std::string_view w, std::size_t i) {
-  static const std::array<std::string_view, 8> kFixed = {"NODE", "N/A", "PIX", "PXB", "PHB", "SYS", "SOC", "X"};
-  if (w.substr(i, 2) == "NV") {
-    std::size_t j = i + 2;
-    while (j < w.size() && is_digit(w[j])) ++j;
-    if (j > i + 2) return j - i;
-  }
-  for (auto code : kFixed)
-    if (w.substr(i, code.size()) == code) return code.size();
-  return 0;
-}
-
-// "NODENODE" → {NODE, NODE}; {} when the word is not two or more codes run
-// together. Codes all start with a letter and NV# eats digits only, so the
-// greedy split is the only one.
-std::vector<std::string> split_glued_codes(std::string_view w) {
-  if (w.size() > kMaxGluedWord || is_code(w)) return {};
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < w.size();) {
-    std::size_t n = code_at(w, i);
-    if (n == 0) return {};
-    parts.emplace_back(w.substr(i, n));
-    i += n;
-  }
-  return parts.size() > 1 ? parts : std::vector<std::string>{};
-}
-
-// GPU0, NIC12, NVME0: capitals then digits (but not an NV# code).
-bool is_upper_label(std::string_view w) {
-  std::size_t i = 0;
-  while (i < w.size() && is_upper(w[i])) ++i;
-  if (i < 2 || i == w.size() || w.substr(0, i) == "NV") return false;
-  return std::all_of(w.begin() + static_cast<long>(i), w.end(), is_digit);
-}
-
-// Old drivers label NIC columns with the device name: mlx5_0, mlx4_0,
-// mlx5_bond_0, irdma1.
-bool is_lower_label(std::string_view w) {
-  if (w.empty() || w.size() > kMaxGluedWord || !is_lower(w.front()) || !is_digit(w.back())) return false;
-  return std::all_of(w.begin(), w.end(), [](char c) { return is_lower(c) || is_digit(c) || c == '_'; });
-}
-
-bool is_device_label(std::string_view w) {
-  return is_upper_label(w) || is_lower_label(w);
-}
-
-// "NIC8NIC9" → {NIC8, NIC9}; {} when the word is not labels run together.
-std::vector<std::string> split_glued_labels(std::string_view w) {
-  if (w.size() > kMaxGluedWord || is_device_label(w)) return {};
-  std::vector<std::string> parts(1);
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (i > 0 && is_upper(w[i]) && is_digit(w[i - 1])) parts.emplace_back();
-    parts.back() += w[i];
-  }
-  if (parts.size() < 2 || !std::all_of(parts.begin(), parts.end(), [](auto& p) { return is_upper_label(p); }))
-    return {};
-  return parts;
-}
+using smi::is_code;
+using smi::is_device_label;
+using smi::is_lower_label;
+using smi::is_p2p_status;
+using smi::split_glued_codes;
+using smi::split_glued_labels;
+using smi::split_leading_labels;
 
 // ------------------------------------------------------------------ header
 
@@ -239,6 +172,7 @@ bool is_header_start(const std::vector<Word>& w) {
   if (w.empty()) return false;
   if (w[0].text != "GPU0") {
     auto parts = split_glued_labels(w[0].text);
+    if (parts.empty()) parts = split_leading_labels(w[0].text).labels;
     return !parts.empty() && parts[0] == "GPU0";
   }
   return w.size() == 1 || w[1].text != "X";
@@ -285,8 +219,22 @@ Header parse_header(const std::vector<Word>& words) {
       break;
     }
   }
+  // "GPU2CPU": the last label ran into the first column name.
   std::vector<std::string> rest;
-  for (; i < words.size(); ++i) rest.emplace_back(words[i].text);
+  if (i < words.size()) {
+    if (auto lead = split_leading_labels(words[i].text); !lead.labels.empty()) {
+      h.devices.insert(h.devices.end(), lead.labels.begin(), lead.labels.end());
+      h.glued = true;
+      rest.push_back(lead.rest);
+      ++i;
+    }
+  }
+  // "AffinityNUMA": column names whose space was lost.
+  for (; i < words.size(); ++i)
+    for (auto& part : smi::split_camel_words(words[i].text)) {
+      h.glued |= part.size() != words[i].text.size();
+      rest.push_back(std::move(part));
+    }
   h.columns = group_column_names(rest);
   return h;
 }
@@ -303,6 +251,7 @@ struct Row {
   std::vector<std::string> codes;                           // one per header device
   std::vector<std::pair<std::string, std::string>> values;  // column name, raw cell
   bool glued = false;
+  bool values_glued = false;  // the affinity cells ran together: not read
 };
 
 // Cells of a line. With tabs, tab cells keep their empties (an empty CPU
@@ -368,9 +317,16 @@ std::optional<Row> parse_row(std::string_view line, const std::vector<Word>& lin
   Row row;
   row.label = std::string(cells[i++].text);
   std::size_t n = h.devices.size(), prev_end = cells[i - 1].end;
+  std::string glued_rest;  // an affinity cell the last codes ran into
   for (; i < cells.size() && row.codes.size() < n; ++i) {
     if (cells[i].text.empty()) continue;
     auto parts = split_glued_codes(cells[i].text);
+    if (parts.empty() && !is_code(cells[i].text)) {
+      auto lead = smi::split_leading_codes(cells[i].text, n - row.codes.size());
+      parts = std::move(lead.codes);
+      glued_rest = std::move(lead.rest);
+      row.glued |= !parts.empty();
+    }
     if (parts.empty() || row.codes.size() + parts.size() > n) parts = {std::string(cells[i].text)};
     row.glued |= parts.size() > 1;
     row.codes.insert(row.codes.end(), parts.begin(), parts.end());
@@ -383,7 +339,14 @@ std::optional<Row> parse_row(std::string_view line, const std::vector<Word>& lin
   }
   bool spaced = line.find('\t') == std::string_view::npos;
   std::vector<std::string> tail;
+  if (!glued_rest.empty()) tail.push_back(glued_rest);
   for (std::size_t j = i; j < cells.size(); ++j) tail.emplace_back(cells[j].text);
+  // Cells that ran into the codes ran into each other too ("0-310N/A" for
+  // "0-31", "0", "N/A"): where they cannot be told apart, none is read.
+  if (!glued_rest.empty() && tail.size() < h.columns.size()) {
+    row.values_glued = true;
+    return row;
+  }
   if (spaced && tail.size() < h.columns.size()) tail = tail_from_positions(cells, i, prev_end, 2 * h.columns.size());
   row.values = assign_columns(std::move(tail), h.columns);
   return row;
@@ -399,6 +362,23 @@ struct Matrix {
 
 bool is_legend_line(const std::vector<Word>& w) {
   return !w.empty() && w[0].text == "Legend:";
+}
+
+// "GPU0XNODENODE0-310N/A": a row whose label ran into its first code. The
+// longest header label the word starts with, followed by a code, is cut
+// off with a space; "" when the word does not start that way.
+std::string unglue_row_label(std::string_view line, const Word& first,
+                             const std::set<std::string, std::less<>>& labels) {
+  std::string_view best;
+  for (const auto& label : labels) {
+    std::string_view w = first.text;
+    if (label.size() < w.size() && w.substr(0, label.size()) == label && smi::code_at(w, label.size()) > 0 &&
+        label.size() > best.size())
+      best = label;
+  }
+  if (best.empty()) return "";
+  std::size_t at = static_cast<std::size_t>(first.text.data() - line.data()) + best.size();
+  return std::string(line.substr(0, at)) + " " + std::string(line.substr(at));
 }
 
 // Rows follow the header (blank lines allowed) until the legend or a line
@@ -417,8 +397,20 @@ Matrix read_matrix(const Text& text, std::size_t header_line, std::string* probl
   for (; i < text.lines.size(); ++i) {
     const auto& words = text.words[i];
     if (words.empty()) continue;
-    if (is_legend_line(words) || !labels.count(words[0].text) || seen.count(words[0].text)) break;
-    auto row = parse_row(text.lines[i], words, m.header, problem);
+    if (is_legend_line(words)) break;
+    std::string unglued;  // the line with its label cut from the codes it ran into
+    std::vector<Word> unglued_words;
+    std::string_view line = text.lines[i];
+    const std::vector<Word>* row_words = &words;
+    if (!labels.count(words[0].text)) {
+      unglued = unglue_row_label(line, words[0], labels);
+      if (unglued.empty()) break;
+      unglued_words = words_of(unglued);
+      line = unglued;
+      row_words = &unglued_words;
+    }
+    if (seen.count((*row_words)[0].text)) break;
+    auto row = parse_row(line, *row_words, m.header, problem);
     if (!row) break;
     seen.insert(row->label);
     m.rows.push_back(std::move(*row));
@@ -504,21 +496,52 @@ int single_numa(const std::string& s) {
   return std::stoi(s);
 }
 
-void apply_values(Endpoint& e, const Row& row) {
+bool is_affinity_column(const std::string& name) {
+  // "NUMA" alone: hand-written or reworded headers.
+  return name == "CPU Affinity" || name == "NUMA Affinity" || name == "NUMA";
+}
+
+// What the affinity cells of the whole matrix are worth. A CPU list that
+// is no list (a reversed range such as "60-59") is no output of
+// nvidia-smi: the page altered the numbers, so no affinity cell of the
+// matrix is trusted. A cell cut short ("56-111,1...") is dropped alone.
+struct AffinityTrust {
+  bool trusted = true;
+  std::vector<std::string> bad;  // the cells that prove the alteration
+  std::vector<std::string> cut;  // row labels whose affinity was cut
+};
+
+AffinityTrust judge_affinity(const Matrix& m) {
+  AffinityTrust t;
+  for (const auto& r : m.rows)
+    for (const auto& [name, value] : r.values) {
+      if (smi::is_cut_cell(value)) {
+        t.cut.push_back(r.label);
+      } else if (name == "CPU Affinity" && !value.empty() && value != "N/A" && !smi::is_cpu_list(value)) {
+        t.trusted = false;
+        t.bad.push_back(r.label + " " + value);
+      }
+    }
+  return t;
+}
+
+void apply_values(Endpoint& e, const Row& row, bool trust_affinity) {
   for (const auto& [name, value] : row.values) {
-    if (value.empty()) continue;
-    e.attributes[name] = value;
+    if (value.empty() || smi::is_cut_cell(value)) continue;
+    if (is_affinity_column(name) && !trust_affinity) continue;
+    e.attributes[name == "NUMA" ? "NUMA Affinity" : name] = value;
     if (name == "CPU Affinity" && value != "N/A") e.locality.cpus = value;
-    if (name == "NUMA Affinity") e.locality.numa = single_numa(value);
+    if (name == "NUMA Affinity" || name == "NUMA") e.locality.numa = single_numa(value);
   }
 }
 
 void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::string>& legend, const Text& text) {
-  std::vector<std::string> old_style, unnamed, missing, unknown, glued;
+  std::vector<std::string> old_style, unnamed, missing, unknown, glued, values_glued;
   std::set<std::string> rows;
   for (const auto& r : m.rows) {
     rows.insert(r.label);
     if (r.glued) glued.push_back(r.label);
+    if (r.values_glued) values_glued.push_back(r.label);
     for (const auto& c : r.codes)
       if (!is_code(c) && std::find(unknown.begin(), unknown.end(), c) == unknown.end()) unknown.push_back(c);
   }
@@ -534,6 +557,12 @@ void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::st
   if (m.header.glued) t.notes.push_back("header labels had run together; split them");
   if (!glued.empty()) t.notes.push_back("cells had run together in rows " + join(glued) + "; split them into codes");
   if (!unknown.empty()) t.notes.push_back("unrecognised codes: " + join(unknown));
+  if (!values_glued.empty())
+    t.notes.push_back("affinity cells had run together in rows " + join(values_glued) +
+                      " and cannot be told apart: CPU and NUMA affinity not read");
+  if (text.unfolded)
+    t.notes.push_back("the matrix had lost its line breaks (" + std::to_string(text.unfolded) +
+                      " line(s) held a header or rows after other text); cut into rows");
   // Old drivers print SOC in the cells and a "SOC  = ..." legend line.
   bool soc = std::any_of(m.rows.begin(), m.rows.end(),
                          [](auto& r) { return std::find(r.codes.begin(), r.codes.end(), "SOC") != r.codes.end(); });
@@ -553,12 +582,17 @@ Topology build(const Matrix& m, const Text& text, const std::string& source) {
   t.endpoints = make_endpoints(m.header, legend);
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < m.header.devices.size(); ++i) index[m.header.devices[i]] = i;
+  AffinityTrust trust = judge_affinity(m);
   for (const auto& row : m.rows) {
     Endpoint& e = t.endpoints[index.at(row.label)];
-    apply_values(e, row);
+    apply_values(e, row, trust.trusted);
     for (std::size_t c = 0; c < row.codes.size(); ++c) t.printed_matrix[{e.id, t.endpoints[c].id}] = row.codes[c];
   }
   add_notes(t, m, legend, text);
+  if (!trust.trusted)
+    t.notes.push_back("CPU Affinity cells that are no CPU list (" + join(trust.bad) +
+                      "): the text was altered, so no CPU or NUMA affinity of this matrix is used");
+  if (!trust.cut.empty()) t.notes.push_back("affinity cut short in rows " + join(trust.cut) + ": not read");
   return t;
 }
 
