@@ -7,6 +7,7 @@
 
 #include "analyze/artifact.h"
 #include "recorded_fixtures.h"
+#include "report/analyze_text.h"
 
 namespace gdrcheck {
 namespace {
@@ -348,6 +349,58 @@ TEST(AnalyzeDamagedNcclLog, Nccl1029HostPrefixIntraNodeOnlyIsUnknown) {
   EXPECT_EQ(r.intra_node_lines, 4u);
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
   EXPECT_TRUE(has(r.verdict_why, "only intra-node")) << r.verdict_why;
+}
+
+// The log between single backticks on lines of their own: rank 0 of a
+// 16-rank communicator on hostname1, RoCE mlx5_0/mlx5_1, NCCL 2.13+ wording
+// "GPU Direct RDMA Disabled for HCA": GDR no. Only one host's lines: the
+// text says they are the lines' hosts, not the job's.
+TEST(AnalyzeDamagedNcclLog, Nccl1537SingleBacktickOneHostOfSixteenRanks) {
+  Artifact a = paste("nccl-1537-single-backtick-roce-gdr-disabled-for-hca.log");
+  EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
+  EXPECT_EQ(a.status, Status::Critical) << a.verdict;
+  ASSERT_TRUE(a.nccl_log);
+  const NcclLogReport& r = *a.nccl_log;
+  EXPECT_EQ(r.verdict, GdrVerdict::No);
+  EXPECT_EQ(r.ranks, 16);
+  EXPECT_EQ(r.hosts, std::vector<std::string>{"hostname1"});
+  EXPECT_EQ(r.net_devices, (std::vector<std::string>{"mlx5_0:1/RoCE", "mlx5_1:1/RoCE"}));
+  EXPECT_NE(r.reason("gdr_disabled_no_module"), nullptr);
+  EXPECT_EQ(r.net_connections, 0u);
+  std::string text = render_analyze_text({a}, false);
+  EXPECT_TRUE(has(text, "16 ranks; lines from 1 host(s): hostname1")) << text;
+  EXPECT_FALSE(has(text, "16 ranks on 1 hosts")) << text;
+}
+
+// Docker container ids as host names; old "(no module)" wording for HCAs
+// 1-3; seven connections via NET/IB/0, none with GDRDMA: GDR no.
+TEST(AnalyzeDamagedNcclLog, Nccl899ContainerHostsNoModule) {
+  Artifact a = paste("nccl-899-container-hosts-gdr-disabled-no-module-cut.log");
+  EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
+  EXPECT_EQ(a.status, Status::Critical) << a.verdict;
+  ASSERT_TRUE(a.nccl_log);
+  const NcclLogReport& r = *a.nccl_log;
+  EXPECT_EQ(r.verdict, GdrVerdict::No);
+  EXPECT_EQ(r.hosts, (std::vector<std::string>{"21346d5cefce", "6a5a91752e39"}));
+  EXPECT_EQ(r.net_connections, 7u);
+  EXPECT_EQ(r.gdr_connections, 0u);
+  EXPECT_NE(r.reason("gdr_disabled_no_module"), nullptr);
+}
+
+// Prefix stripped down to "[0]": the aws-ofi-nccl plugin says "disabling
+// GDR" for both ranks; "DMA-BUF is available on GPU device 0" is NCCL's GPU
+// probe, not DMA-BUF in use. GDR no, by the plugin; no connections.
+TEST(AnalyzeDamagedNcclLog, NcclTests245OfiPluginDisablesGdr) {
+  Artifact a = paste("nccl-tests-245-host-pid-stripped-ofi-disabling-gdr-dmabuf-available.log");
+  EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
+  EXPECT_EQ(a.status, Status::Critical) << a.verdict;
+  ASSERT_TRUE(a.nccl_log);
+  const NcclLogReport& r = *a.nccl_log;
+  EXPECT_EQ(r.verdict, GdrVerdict::No);
+  EXPECT_EQ(r.ranks, 2);
+  EXPECT_NE(r.reason("gdr_disabled_plugin"), nullptr);
+  EXPECT_EQ(r.net_connections, 0u);
+  EXPECT_EQ(r.reason("gdr_enabled_unused"), nullptr);
 }
 
 }  // namespace

@@ -423,5 +423,39 @@ TEST(AnalyzeDamagedNcclTests, NcclTests347RedactedTwoWordHostname) {
   EXPECT_FALSE(run.failed);
 }
 
+// rccl-tests on 8 MI300X of one node; an extra "rccl-tests: Version" line;
+// cut after the first row: 8 MiB, busbw 161.14 GB/s; no footer.
+TEST(AnalyzeDamagedNcclTests, HpcAiEnvsPr30RcclTestsOneRow) {
+  Artifact a = analyze_paste("hpc-ai-envs-pr30-rccl-tests-version-line-mi300x-cut.txt");
+  expect_tests_without_network_lines(a);
+  ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
+  const auto& run = a.nccl_tests->runs[0];
+  EXPECT_EQ(run.ranks.size(), 8u);
+  EXPECT_EQ(run.hosts.size(), 1u);
+  ASSERT_EQ(run.rows.size(), 1u);
+  EXPECT_EQ(run.rows[0].size, 8388608u);
+  ASSERT_TRUE(run.max_busbw);
+  EXPECT_DOUBLE_EQ(*run.max_busbw, 161.14);
+  EXPECT_FALSE(run.complete);
+  EXPECT_FALSE(run.failed);
+}
+
+// Unfenced, so Markdown ate every leading '#': the parameters, rank list
+// and headers without it. 8 ranks of all_reduce_perf (mpirun -np 8) on
+// AI-A100-Beethoven01, old float 'error' header; cut before any row.
+TEST(AnalyzeDamagedNcclTests, Nccl583HashMarksLostNoRows) {
+  Artifact a = analyze_paste("nccl-583-hash-marks-lost-unfenced-mpirun-cut.txt");
+  expect_tests_without_network_lines(a);
+  ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
+  const auto& run = a.nccl_tests->runs[0];
+  EXPECT_EQ(run.test_name, "all_reduce_perf");
+  EXPECT_EQ(run.ranks.size(), 8u);
+  EXPECT_EQ(run.hosts, std::vector<std::string>{"AI-A100-Beethoven01"});
+  EXPECT_EQ(run.wrong_column, "error");
+  EXPECT_TRUE(run.rows.empty());
+  EXPECT_FALSE(run.max_busbw);
+  EXPECT_FALSE(run.complete);
+}
+
 }  // namespace
 }  // namespace gdrcheck

@@ -98,11 +98,37 @@ TEST(IbvTextReal, Gpud99TrimmedAfterPhysicalState) {
 
 TEST(IbvTextReal, Gpud752PartialOutputWithIbpanic) {
   IbvReport r = load("gpud-752-ibstat-partial-ibpanic.txt");
-  ASSERT_EQ(r.devices.size(), 1u);
+  // mlx5_8 is listed because ibstat said it could not read it: no ports.
+  ASSERT_EQ(r.devices.size(), 2u);
+  EXPECT_EQ(r.devices[1].name, "mlx5_8");
+  EXPECT_TRUE(r.devices[1].unreadable);
+  EXPECT_TRUE(r.devices[1].ports.empty());
+  EXPECT_FALSE(r.devices[0].unreadable);
   EXPECT_EQ(r.devices[0].name, "mlx5_7");
   EXPECT_EQ(r.devices[0].ports[0].rate_gbps, 200.0);
   EXPECT_EQ(r.devices[0].ports[0].lid, 13305);
   EXPECT_TRUE(has_note(r, "stat of IB device 'mlx5_8' failed"));
+}
+
+// ibstat could not read a device that the same paste's ibstatus lists
+// (before or after the ibpanic line): the listing stands, no placeholder.
+TEST(IbvTextDamage, UnreadableDeviceListedByAnotherToolIsKnown) {
+  for (bool panic_first : {true, false}) {
+    std::string panic = "ibpanic: [1] main: stat of IB device 'mlx5_1' failed: No such file or directory\n";
+    std::string listing =
+        "Infiniband device 'mlx5_1' port 1 status:\n\tstate:\t\t 4: ACTIVE\n\tphys state:\t 5: LinkUp\n";
+    IbvReport r = parse_ibv_text(panic_first ? panic + listing : listing + panic);
+    ASSERT_EQ(r.devices.size(), 1u) << panic_first;
+    EXPECT_EQ(r.devices[0].name, "mlx5_1");
+    ASSERT_EQ(r.devices[0].ports.size(), 1u);
+    EXPECT_EQ(r.devices[0].ports[0].state, "ACTIVE");
+  }
+  // Unlisted, it stays, unreadable and without ports.
+  IbvReport alone = parse_ibv_text(
+      "CA 'mlx5_0'\n\tPort 1:\n\t\tState: Active\n"
+      "ibpanic: [1] main: stat of IB device 'mlx5_1' failed: No such file or directory\n");
+  ASSERT_EQ(alone.devices.size(), 2u);
+  EXPECT_TRUE(alone.devices[1].unreadable);
 }
 
 TEST(IbvTextReal, Mooncake1999RoceAndDisabledCa) {

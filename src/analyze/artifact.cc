@@ -165,7 +165,7 @@ void judge_ibv(Artifact& a) {
   for (const auto& d : a.ibv->devices) {
     if (d.ports.empty())
       unknown.push_back((d.name.empty() ? std::string("a device") : printable(d.name)) +
-                        " (no port lines in the paste)");
+                        (d.unreadable ? " (ibstat could not read it)" : " (no port lines in the paste)"));
     for (const auto& p : d.ports) {
       ++ports;
       if (p.state == "ACTIVE") continue;
@@ -187,7 +187,8 @@ void judge_ibv(Artifact& a) {
     a.notes.push_back("gdrcheck node calls the same fact CRITICAL (check port): one severity for one fact");
   } else if (!unknown.empty()) {
     a.status = Status::Unknown;
-    a.verdict = std::to_string(unknown.size()) + " port(s) or device(s) cut from the paste: " + join(unknown, ", ") +
+    a.verdict = std::to_string(unknown.size()) +
+                " port(s) or device(s) whose state the paste does not show: " + join(unknown, ", ") +
                 (ports > 0 ? "; the other ports listed are ACTIVE" : "");
   } else if (ports == 0) {
     a.status = Status::Unknown;

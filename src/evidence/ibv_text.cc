@@ -271,6 +271,8 @@ class Builder {
   void start_device(std::string name, IbvKind kind);
   void start_port(int number);
   void set_device(Field f, const std::string& value);
+  void on_ibpanic(std::string_view line);
+  void drop_unreadable_listed_elsewhere();
   void set_port(Field f, const std::string& value);
   void note(std::string text);
 
@@ -356,7 +358,33 @@ IbvPort& Builder::port_for(Field f) {
   return d.ports.back();
 }
 
+// "ibpanic: [pid] main: stat of IB device 'mlx5_8' failed: ...": ibstat
+// could not read that device, so nothing is known of its ports.
+void Builder::on_ibpanic(std::string_view line) {
+  note("ibstat error: " + std::string(line));
+  static constexpr std::string_view kTag = "IB device '";
+  auto at = line.find(kTag);
+  if (at == std::string_view::npos) return;
+  std::string_view rest = line.substr(at + kTag.size());
+  auto close = rest.find('\'');
+  if (close == std::string_view::npos || close == 0 || close > 64) return;
+  std::string name(rest.substr(0, close));
+  for (auto& d : r_.devices)
+    if (d.name == name) return;  // already listed: its own lines say what is known
+  start_device(name, r_.kind == IbvKind::Unknown ? IbvKind::Ibstat : r_.kind);
+  if (!capped_) r_.devices.back().unreadable = true;
+  port_open_ = false;
+}
+
+// "..." where a poster elided a value: not a value.
+bool is_elided(const std::string& v) {
+  return !v.empty() && v.find_first_not_of(". \u2026") == std::string::npos;
+}
+
 void Builder::set_device(Field f, const std::string& v) {
+  // A GUID keeps its raw text (a redaction is still a value that was
+  // printed); a firmware or type of "..." would read as a version.
+  if (f != Field::NodeGuid && is_elided(v)) return;
   IbvDevice& d = device();
   if (f == Field::CaType) d.ca_type = v;
   if (f == Field::Firmware) d.fw = v;
@@ -438,7 +466,7 @@ void Builder::line(std::string_view raw) {
     return start_port(n && *n >= 0 && *n <= 255 ? static_cast<int>(*n) : 0);
   }
   if (l.key == "ibpanic" || l.key == "ibwarn") {
-    if (l.key == "ibpanic") note("ibstat error: " + std::string(trim(raw)));
+    if (l.key == "ibpanic") on_ibpanic(trim(raw));
     return;
   }
   if (!l.has_colon || capped_) return;
@@ -453,7 +481,24 @@ void Builder::line(std::string_view raw) {
   }
 }
 
+// A device ibstat could not read that another tool's output in the same
+// paste lists after all (ibstatus, ibv_devinfo) is known from that output.
+void Builder::drop_unreadable_listed_elsewhere() {
+  auto listed_with_ports = [&](const IbvDevice& u) {
+    for (const auto& d : r_.devices)
+      if (&d != &u && d.name == u.name && !d.ports.empty()) return true;
+    return false;
+  };
+  std::vector<bool> drop;
+  for (const auto& d : r_.devices) drop.push_back(d.unreadable && d.ports.empty() && listed_with_ports(d));
+  std::vector<IbvDevice> kept;
+  for (std::size_t i = 0; i < r_.devices.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(r_.devices[i]));
+  r_.devices = std::move(kept);
+}
+
 IbvReport Builder::finish() {
+  drop_unreadable_listed_elsewhere();
   if (r_.devices.empty()) note("no ibstat or ibv_devinfo device found");
   if (implicit_devices_) note("ports without a CA/hca_id line (filtered or cut text): device name unknown");
   if (implicit_ports_) note("port lines missing (filtered text): port numbers unknown");

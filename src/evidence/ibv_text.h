@@ -49,6 +49,7 @@ struct IbvDevice {
   std::string node_guid;
   std::string board_id;  // ibv_devinfo "MT_0000000838"
   std::vector<IbvPort> ports;
+  bool unreadable = false;  // the tool said it could not read this device (ibpanic)
 };
 
 struct IbvReport {

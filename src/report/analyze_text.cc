@@ -50,8 +50,10 @@ void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
   out << "  " << (r.rccl ? "RCCL " : "NCCL ")
       << (r.nccl_version.empty() ? "version unknown" : safe_line(r.nccl_version));
   if (r.versions.size() > 1) out << " (versions in this file: " << listed(r.versions) << ")";
+  // The rank count is the job's (nRanks); the hosts are those whose lines
+  // the file holds, which a cut or one-rank log does not make the job's.
   out << "; " << r.ranks << " ranks";
-  if (!r.hosts.empty()) out << " on " << r.hosts.size() << " hosts (" << listed(r.hosts) << ")";
+  if (!r.hosts.empty()) out << "; lines from " << r.hosts.size() << " host(s): " << listed(r.hosts);
   out << "\n  network: " << (r.net_transport.empty() ? "unknown" : safe_line(r.net_transport));
   if (!r.net_devices.empty()) out << " (" << listed(r.net_devices, " ") << ")";
   if (!r.socket_interfaces.empty()) out << " sockets " << listed(r.socket_interfaces, " ");
