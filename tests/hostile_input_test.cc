@@ -116,6 +116,31 @@ std::vector<std::pair<std::string, std::string>> hostile_tool_outputs() {
            "\n nvidia_fs version:  2.17 libcufile version: 2.12\n"
            " ============\n ENVIRONMENT:\n ============\n =====================\n DRIVER CONFIGURATION:\n"
            " =====================\n NVMe               : Supported\x1b[2J\n"},
+      // Read by the readers of damaged pastes: messages without their
+      // prefix, ibstatus blocks and an ibpanic line, a perftest paste in
+      // Markdown. kHostile holds a line break, so it ends lines here.
+      {"stripped.log", "NET/IB : Using [0]mlx5_0\x1b[31m:1/RoCE [RO]; OOB bond0:10.0.0.1<0> " + h +
+                           "\n"
+                           "> `Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0 " +
+                           h +
+                           "`\n"
+                           "NET/IB : Got completion from peer 10.0.0.2<\x1b]0;x\x07> with status=12 opcode=0 " +
+                           h + "\n"},
+      {"ibstatus.txt",
+       "Infiniband device 'mlx5_0\x1b[31m' port 1 status:\n\tstate:\t\t 1: DOWN\x1b[2J\n"
+       "\trate:\t\t 400 Gb/sec (4X NDR) " +
+           h +
+           "\n"
+           "ibpanic: [1] main: stat of IB device 'mlx5_1\x1b]0;x\x07' failed: " +
+           h + "\n"},
+      {"perftest.txt", "`ib_write_bw --use_cuda=0 -d mlx5_0 10.0.0.2` " + h +
+                           "\n"
+                           "                    RDMA_Write BW Test\n Device         : mlx5_0\x1b[31m " +
+                           h +
+                           "\n"
+                           " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+                           " 65536      5000             **391.12**            390.87          0.745 " +
+                           h + "\n"},
   };
 }
 

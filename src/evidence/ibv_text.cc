@@ -12,6 +12,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <set>
 
 #include "host/text_numbers.h"
 
@@ -484,17 +485,11 @@ void Builder::line(std::string_view raw) {
 // A device ibstat could not read that another tool's output in the same
 // paste lists after all (ibstatus, ibv_devinfo) is known from that output.
 void Builder::drop_unreadable_listed_elsewhere() {
-  auto listed_with_ports = [&](const IbvDevice& u) {
-    for (const auto& d : r_.devices)
-      if (&d != &u && d.name == u.name && !d.ports.empty()) return true;
-    return false;
-  };
-  std::vector<bool> drop;
-  for (const auto& d : r_.devices) drop.push_back(d.unreadable && d.ports.empty() && listed_with_ports(d));
-  std::vector<IbvDevice> kept;
-  for (std::size_t i = 0; i < r_.devices.size(); ++i)
-    if (!drop[i]) kept.push_back(std::move(r_.devices[i]));
-  r_.devices = std::move(kept);
+  std::set<std::string> listed;
+  for (const auto& d : r_.devices)
+    if (!d.ports.empty()) listed.insert(d.name);
+  std::erase_if(r_.devices,
+                [&](const IbvDevice& d) { return d.unreadable && d.ports.empty() && listed.count(d.name) > 0; });
 }
 
 IbvReport Builder::finish() {

@@ -77,12 +77,10 @@ bool located_warn(std::string_view line) {
 std::optional<std::string_view> stripped_nccl_message(std::string_view line) {
   // Most lines of a log that fail the record scanner are the job's own
   // output: one look at the first character rules nearly all of them out.
-  std::size_t i = 0;
-  while (i < line.size() && (scan::is_space(line[i]) || line[i] == '`' || line[i] == '>')) ++i;
-  if (i == line.size()) return std::nullopt;
-  char c = line[i];
-  if (c != 'N' && c != 'C' && c != 'R' && c != 'U' && c != 'G') return std::nullopt;
   std::string_view s = strip_debris(line);
+  if (s.empty()) return std::nullopt;
+  char c = s.front();
+  if (c != 'N' && c != 'C' && c != 'R' && c != 'U' && c != 'G') return std::nullopt;
   if (net_message(s) || connection_message(s) || env_echo(s) || network_choice(s) || s.starts_with("GPU Direct RDMA "))
     return s;
   return std::nullopt;

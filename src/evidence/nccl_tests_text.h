@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "evidence/log_scan.h"
+
 namespace gdrcheck::nccltests {
 
 constexpr std::size_t kMaxLine = 64 * 1024;
@@ -30,17 +32,11 @@ inline constexpr auto kSpace = char_table(
 inline bool is_space(char c) {
   return kSpace[static_cast<unsigned char>(c)];
 }
-inline bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-inline bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+using scan::contains;
+using scan::is_alpha;
+using scan::is_digit;
 inline bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-inline bool contains(std::string_view s, std::string_view p) {
-  return s.find(p) != std::string_view::npos;
+  return s.starts_with(p);
 }
 
 std::string_view trim(std::string_view s);
