@@ -8,6 +8,7 @@
 
 #include "analyze/gds_artifacts.h"
 #include "analyze/line_source.h"
+#include "analyze/nccl_log_pipeline.h"
 #include "analyze/perftest_artifact.h"
 #include "host/compressed_input.h"
 #include "host/text_format.h"
@@ -216,9 +217,9 @@ void judge_gdscheck(Artifact& a) {
 void stream_logs(LineSource& src, Artifact& a, bool with_tests) {
   NcclLogParser log;
   NcclTestsParser tests;
-  src.each_line([&](std::string_view line) {
+  for_each_lexed_nccl_line(src, [&](const NcclLexedLine& line) {
     log.feed(line);
-    if (with_tests) tests.feed(line);
+    if (with_tests) tests.feed(line.line);
   });
   a.nccl_log = log.finish();
   if (with_tests) a.nccl_tests = tests.finish();

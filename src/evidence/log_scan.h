@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -31,6 +32,38 @@ inline bool is_space(char c) {
 }
 inline char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Equality of two short texts (host names, pids, literals of a line)
+// with a few word loads: a call to memcmp costs more than such a compare,
+// and GCC calls it for lengths that are not a power of two.
+namespace detail {
+template <class T>
+inline T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+}  // namespace detail
+
+inline bool same_bytes(const char* a, const char* b, std::size_t n) {
+  using detail::load;
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (load<std::uint64_t>(a + i) != load<std::uint64_t>(b + i)) return false;
+    return load<std::uint64_t>(a + n - 8) == load<std::uint64_t>(b + n - 8);
+  }
+  if (n >= 4)
+    return load<std::uint32_t>(a) == load<std::uint32_t>(b) &&
+           load<std::uint32_t>(a + n - 4) == load<std::uint32_t>(b + n - 4);
+  if (n >= 2)
+    return load<std::uint16_t>(a) == load<std::uint16_t>(b) &&
+           load<std::uint16_t>(a + n - 2) == load<std::uint16_t>(b + n - 2);
+  return n == 0 || *a == *b;
+}
+
+inline bool same_text(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
 }
 
 inline void skip_spaces(std::string_view& s) {

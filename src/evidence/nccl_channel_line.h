@@ -28,9 +28,16 @@ struct NcclChannelLine {
   bool shared = false;            // "/Shared"
 };
 
-// The connection a message (the text after "NCCL INFO") states, if it is
-// a complete connection line.
-std::optional<NcclChannelLine> parse_nccl_channel_line(std::string_view msg);
+// Reads the connection a message (the text after "NCCL INFO") states into
+// `out`; false (and `out` unspecified) when it is not a complete
+// connection line.
+bool read_nccl_channel_line(std::string_view msg, NcclChannelLine& out);
+
+inline std::optional<NcclChannelLine> parse_nccl_channel_line(std::string_view msg) {
+  NcclChannelLine c;
+  if (!read_nccl_channel_line(msg, c)) return std::nullopt;
+  return c;
+}
 
 // Whether the message starts as a connection line ("Channel " / "Ring ").
 inline bool starts_like_channel_line(std::string_view msg) {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "evidence/log_scan.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -41,7 +43,8 @@ std::uint64_t step_text(std::uint64_t h, std::string_view s) {
 // and pid.
 std::uint64_t NcclConnectionIndex::text_hash(const NcclConnectionKey& k) const {
   TextHashCache& c = text_cache_;
-  if (c.valid && k.net == c.net && k.host == c.host && k.pid == c.pid) return c.hash;
+  if (c.valid && scan::same_text(k.net, c.net) && scan::same_text(k.host, c.host) && scan::same_text(k.pid, c.pid))
+    return c.hash;
   c.net.assign(k.net);
   c.host.assign(k.host);
   c.pid.assign(k.pid);
@@ -71,29 +74,34 @@ bool NcclConnectionIndex::equal(const Stored& s, std::uint64_t hash, const NcclC
 
 namespace {
 
-constexpr std::uint64_t kTagMask = 0xffffffff00000000ull;
+constexpr unsigned kIndexBits = 20;
+constexpr std::uint32_t kIndexMask = (1u << kIndexBits) - 1;
 
-std::uint64_t slot_of(std::uint64_t hash, std::size_t index) {
-  return (hash & kTagMask) | static_cast<std::uint32_t>(index + 1);
+std::uint32_t tag_of(std::uint64_t hash) {
+  return static_cast<std::uint32_t>(hash >> (64 - (32 - kIndexBits))) << kIndexBits;
+}
+
+std::uint32_t slot_of(std::uint64_t hash, std::size_t index) {
+  return tag_of(hash) | static_cast<std::uint32_t>(index + 1);
 }
 
 }  // namespace
 
-std::size_t NcclConnectionIndex::find(const NcclConnectionKey& key) const {
+std::size_t NcclConnectionIndex::find(const NcclConnectionKey& key, std::uint64_t hash) const {
   if (slots_.empty()) return npos;
-  std::uint64_t hash = hash_of(key);
   std::size_t mask = slots_.size() - 1;
+  std::uint32_t tag = tag_of(hash);
   for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-    std::uint64_t slot = slots_[i];
+    std::uint32_t slot = slots_[i];
     if (slot == 0) return npos;
-    if ((slot & kTagMask) != (hash & kTagMask)) continue;
-    const Stored& s = keys_[static_cast<std::uint32_t>(slot) - 1];
+    if ((slot & ~kIndexMask) != tag) continue;
+    const Stored& s = keys_[(slot & kIndexMask) - 1];
     if (equal(s, hash, key)) return s.value;
   }
 }
 
 void NcclConnectionIndex::insert(const NcclConnectionKey& key, std::size_t value) {
-  if (keys_.size() >= 0x7fffffff) return;  // the reader keeps far fewer
+  if (keys_.size() >= kMaxKeys) return;  // the reader keeps far fewer
   if ((keys_.size() + 1) * 2 > slots_.size()) grow();
   Stored s;
   s.hash = hash_of(key);
@@ -114,7 +122,7 @@ void NcclConnectionIndex::insert(const NcclConnectionKey& key, std::size_t value
 
 // Keeps the table at most half full, so probes stay short.
 void NcclConnectionIndex::grow() {
-  std::vector<std::uint64_t> slots(slots_.empty() ? 1024 : slots_.size() * 2, 0);
+  std::vector<std::uint32_t> slots(slots_.empty() ? 1024 : slots_.size() * 2, 0);
   std::size_t mask = slots.size() - 1;
   for (std::size_t k = 0; k < keys_.size(); ++k) {
     std::size_t i = keys_[k].hash & mask;

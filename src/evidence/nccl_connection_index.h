@@ -24,9 +24,18 @@ struct NcclConnectionKey {
 class NcclConnectionIndex {
  public:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kMaxKeys = (1u << 20) - 2;  // more are not stored
 
   // The value stored with an equal key, or npos.
-  std::size_t find(const NcclConnectionKey& key) const;
+  std::size_t find(const NcclConnectionKey& key) const { return find(key, hash_of(key)); }
+  // The same, in two steps: hash_of() then prefetch() lets the caller do
+  // other work while the key's slot (a cache miss in a large table) is
+  // fetched, and find() with that hash.
+  std::uint64_t hash_of(const NcclConnectionKey& key) const;
+  void prefetch(std::uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+  std::size_t find(const NcclConnectionKey& key, std::uint64_t hash) const;
   // Stores `value` for a key that find() did not know.
   void insert(const NcclConnectionKey& key, std::size_t value);
   std::size_t size() const { return keys_.size(); }
@@ -39,16 +48,17 @@ class NcclConnectionIndex {
     std::size_t net_len = 0, host_len = 0, pid_len = 0;
     std::size_t value = 0;
   };
-  std::uint64_t hash_of(const NcclConnectionKey& key) const;
   std::uint64_t text_hash(const NcclConnectionKey& key) const;
   bool equal(const Stored& s, std::uint64_t hash, const NcclConnectionKey& key) const;
   void grow();
 
   std::vector<Stored> keys_;
   std::string text_;  // the key strings, back to back
-  // Upper 32 bits: the key's hash (so most probes never touch keys_);
-  // lower 32 bits: 1 + index into keys_. 0 = empty.
-  std::vector<std::uint64_t> slots_;
+  // Upper 12 bits: the key's hash (so most probes never touch keys_);
+  // lower 20 bits: 1 + index into keys_. 0 = empty. Four bytes a slot keep
+  // the table of a capped log (65,536 keys, 512 KiB) in the core's own
+  // cache: a log past the cap probes it for every connection line.
+  std::vector<std::uint32_t> slots_;
   // The hash of the last key's texts, with copies of them.
   struct TextHashCache {
     bool valid = false;

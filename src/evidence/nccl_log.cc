@@ -21,12 +21,12 @@
 #include "evidence/nccl_channel_line.h"
 #include "evidence/nccl_completion.h"
 #include "evidence/nccl_connection_index.h"
+#include "evidence/nccl_line_lexer.h"
 #include "evidence/nccl_log_messages.h"
 #include "evidence/nccl_net_speed.h"
 #include "evidence/nccl_record.h"
 #include "evidence/nccl_stripped_line.h"
 #include "evidence/nccl_warning.h"
-#include "evidence/repeated_line_memo.h"
 #include "topology/path_class.h"
 
 namespace gdrcheck {
@@ -219,7 +219,8 @@ struct NcclLogParser::State {
   bool rccl = false;
 
   NcclConnectionIndex conn_index;
-  NcclRankMapCollector places;  // which GPU each rank used, each process's NET list
+  NcclChannelLine channel_line;  // reused: a fresh one per line cost a block fill
+  NcclRankMapCollector places;   // which GPU each rank used, each process's NET list
   std::vector<NcclConnection> conns;
   std::size_t conns_dropped = 0;
 
@@ -245,16 +246,19 @@ struct NcclLogParser::State {
   std::vector<NcclNetDeviceSpeed> speeds;
   std::set<std::pair<std::string, std::string>> speed_seen;  // (host, name)
 
-  void feed(std::string_view line);
+  void feed(const NcclLexedLine& lexed);
+  void feed_records(std::string_view line);
   void on_bare_line(std::string_view line);
-  // What a line did, when doing it again would only count it again: the
-  // memo replays these without parsing.
-  enum class Repeatable : std::uint8_t { KnownConnection, DroppedConnection, IntraNode };
-  RepeatedLineMemo memo;
-  NcclRecordScanner::FirstRecordCache first_record;
+  // What a line did, when doing it again would only count it again: a
+  // repeat of the line (the lexer's memo id) is counted without reading.
+  // NotRepeatable: a repeat must be read again.
+  enum class Repeatable : std::uint8_t { KnownConnection, DroppedConnection, IntraNode, NotRepeatable };
+  NcclLineLexer lexer;                        // for feed(std::string_view)
+  std::vector<Repeatable> repeat_by_memo_id;  // what each remembered line did
   void replay(Repeatable what);
+  void note_repeatable(std::uint32_t memo_id, std::optional<Repeatable> what);
 
-  std::optional<Repeatable> on_record(const NcclRecord& r);
+  std::optional<Repeatable> on_record(const NcclRecord& r, bool plain);
   bool on_rare_tokens(std::string_view msg);
   bool on_connection(const NcclRecord& r, std::optional<Repeatable>* repeatable);
   void on_version(std::string_view printed);
@@ -310,7 +314,7 @@ void NcclLogParser::State::ib_failed(const std::string& key, std::string text) {
 
 void NcclLogParser::State::add_host(std::string_view host) {
   // Adding a host is idempotent, so repeating the last one changes nothing.
-  if (host == last_host) return;
+  if (scan::same_text(host, last_host)) return;
   last_host.assign(host);
   if (host.starts_with("-") || host.starts_with("_")) {
     if (glued_hosts.size() < kMaxNames) glued_hosts.emplace(host);
@@ -335,24 +339,47 @@ void NcclLogParser::State::add_rank(int rank) {
   ranks_seen.add(rank);
 }
 
-void NcclLogParser::State::feed(std::string_view line) {
+void NcclLogParser::State::feed(const NcclLexedLine& lexed) {
   ++line_no;
-  while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (auto seen = memo.find(line)) return replay(static_cast<Repeatable>(*seen));
-  NcclRecordScanner scanner(line, &first_record);
-  NcclRecord r;
-  if (!scanner.next(r)) return on_bare_line(line);
-  std::size_t in_line = 0;
-  std::optional<Repeatable> repeatable;
-  do {
-    ++records;
-    ++in_line;
-    add_host(r.host);
-    repeatable = on_record(r);
-  } while (scanner.next(r));
+  switch (lexed.kind) {
+    case NcclLexedLine::Kind::Repeat: {
+      Repeatable what =
+          lexed.memo_id < repeat_by_memo_id.size() ? repeat_by_memo_id[lexed.memo_id] : Repeatable::NotRepeatable;
+      if (what != Repeatable::NotRepeatable) return replay(what);
+      return feed_records(lexed.line);
+    }
+    case NcclLexedLine::Kind::Bare:
+      return on_bare_line(lexed.line);
+    case NcclLexedLine::Kind::Records:
+      break;
+  }
+  if (lexed.more_records) return feed_records(lexed.line);
+  ++records;
+  add_host(lexed.first.host);
   // A line of one record whose effect is idempotent apart from counting
   // (its host, ranks and connection are already recorded).
-  if (in_line == 1 && repeatable) memo.remember(line, static_cast<std::uint8_t>(*repeatable));
+  auto repeatable = on_record(lexed.first, lexed.plain);
+  if (lexed.memo_id != NcclLexedLine::kNoId) note_repeatable(lexed.memo_id, repeatable);
+}
+
+void NcclLogParser::State::note_repeatable(std::uint32_t memo_id, std::optional<Repeatable> what) {
+  // Ids are handed out in order, so the vector grows by one at a time
+  // (bounded by RepeatedLineMemo::kMaxLines).
+  if (memo_id >= repeat_by_memo_id.size()) repeat_by_memo_id.resize(memo_id + 1, Repeatable::NotRepeatable);
+  repeat_by_memo_id[memo_id] = what.value_or(Repeatable::NotRepeatable);
+}
+
+// Every record of a line, found again: lines with several records (two
+// writers glued), and repeats of a line whose effect was more than a count.
+void NcclLogParser::State::feed_records(std::string_view line) {
+  NcclRecordScanner scanner(line);
+  NcclRecord r;
+  if (!scanner.next(r)) return on_bare_line(line);
+  do {
+    ++records;
+    add_host(r.host);
+    on_record(r, !may_hold_rare_nccl_tokens(r.msg));
+  } while (scanner.next(r));
 }
 
 void NcclLogParser::State::replay(Repeatable what) {
@@ -379,7 +406,8 @@ void NcclLogParser::State::on_bare_line(std::string_view line) {
   auto msg = stripped_nccl_message(line);
   if (msg) {
     ++records;
-    on_record(NcclRecord{nccl_completion_status(*msg) ? NcclLevel::Warn : NcclLevel::Info, {}, {}, *msg});
+    on_record(NcclRecord{nccl_completion_status(*msg) ? NcclLevel::Warn : NcclLevel::Info, {}, {}, *msg},
+              !may_hold_rare_nccl_tokens(*msg));
   } else if (auto status = nccl_completion_status(line)) {
     // A WARN whose text a paste or a wrapping terminal carried onto the
     // next line, or quoted in prose: the status still says the transfers
@@ -406,13 +434,14 @@ void NcclLogParser::State::on_version(std::string_view printed) {
     versions.emplace_back(printed);
 }
 
-std::optional<NcclLogParser::State::Repeatable> NcclLogParser::State::on_record(const NcclRecord& r) {
+// `plain`: may_hold_rare_nccl_tokens(r.msg) is false.
+std::optional<NcclLogParser::State::Repeatable> NcclLogParser::State::on_record(const NcclRecord& r, bool plain) {
   std::string_view msg = r.msg;
   if (msg.starts_with("NCCL version ")) {
     if (auto v = version_token(msg.substr(13))) on_version(*v);
     return std::nullopt;
   }
-  bool rare = on_rare_tokens(msg);
+  bool rare = !plain && on_rare_tokens(msg);
   if (r.level == NcclLevel::Warn) on_warning(msg);
   std::optional<Repeatable> repeatable;
   if (on_connection(r, &repeatable)) {
@@ -469,21 +498,27 @@ bool NcclLogParser::State::on_rare_tokens(std::string_view msg) {
 // one sets `repeatable`.
 bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repeatable>* repeatable) {
   if (!starts_like_channel_line(r.msg)) return false;
-  auto parsed = parse_nccl_channel_line(r.msg);
-  if (!parsed) {
+  NcclChannelLine& parsed = channel_line;
+  if (!read_nccl_channel_line(r.msg, parsed)) {
     if (looks_like_cut_channel_line(r.msg)) ++cut_lines;
     return true;
   }
-  add_rank(parsed->from_rank);
-  add_rank(parsed->to_rank);
-  if (!parsed->net) {
+  std::optional<NcclConnectionKey> key;
+  std::uint64_t hash = 0;
+  if (parsed.net) {
+    key = key_of(parsed, r.host, r.pid);
+    hash = conn_index.hash_of(*key);
+    conn_index.prefetch(hash);  // fetched while the ranks are added
+  }
+  add_rank(parsed.from_rank);
+  add_rank(parsed.to_rank);
+  if (!parsed.net) {
     ++intra;
     *repeatable = Repeatable::IntraNode;
     return true;
   }
-  NcclConnectionKey key = key_of(*parsed, r.host, r.pid);
   *repeatable = Repeatable::KnownConnection;
-  if (conn_index.find(key) != NcclConnectionIndex::npos) return true;
+  if (conn_index.find(*key, hash) != NcclConnectionIndex::npos) return true;
   if (conns.size() >= kMaxConnections) {
     // The cap never lifts: this connection is dropped every time it shows.
     ++conns_dropped;
@@ -493,8 +528,8 @@ bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repe
   // Reserved whole (untouched pages cost nothing): growing by doubling
   // would hold the old and the new array together at the peak.
   if (conns.empty()) conns.reserve(kMaxConnections);
-  conn_index.insert(key, conns.size());
-  conns.push_back(connection_of(*parsed, r.host, line_no));
+  conn_index.insert(*key, conns.size());
+  conns.push_back(connection_of(parsed, r.host, line_no));
   return true;
 }
 
@@ -842,11 +877,16 @@ NcclLogParser::NcclLogParser(NcclLogParser&&) noexcept = default;
 NcclLogParser& NcclLogParser::operator=(NcclLogParser&&) noexcept = default;
 
 void NcclLogParser::feed(std::string_view line) {
+  state_->feed(state_->lexer.lex(line));
+}
+
+void NcclLogParser::feed(const NcclLexedLine& line) {
   state_->feed(line);
 }
 
 NcclLogReport NcclLogParser::finish() {
-  state_->memo = RepeatedLineMemo();
+  state_->lexer.forget();
+  state_->repeat_by_memo_id = {};
   return state_->report();
 }
 

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evidence/nccl_line_lexer.h"
 #include "evidence/nccl_rank_map.h"
 #include "nccl/nccl_version.h"
 
@@ -135,6 +136,10 @@ class NcclLogParser {
 
   // One physical line, without its newline (a trailing '\r' is ignored).
   void feed(std::string_view line);
+  // One line lexed by an NcclLineLexer of the caller's (on another thread,
+  // say: nccl_line_lexer.h), in order. A parser is fed either way, never
+  // both: the lexer's memo ids are its own.
+  void feed(const NcclLexedLine& line);
   // The report for everything fed so far. May be called more than once,
   // and feeding may go on after it. The line memo, only a cache, is dropped
   // first, so that building the report does not add to its peak memory.

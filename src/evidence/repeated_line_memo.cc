@@ -8,21 +8,40 @@ namespace {
 
 constexpr std::uint64_t kTagMask = 0xffffffff00000000ull;
 
-// One multiply-xorshift step per 8 bytes and the splitmix64 finaliser.
+constexpr std::uint64_t kMul = 0x9e3779b97f4a7c15ull;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h = (h ^ v) * kMul;
+  return h ^ (h >> 29);
+}
+
+std::uint64_t word_at(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// A multiply-xorshift step per 8 bytes in four independent lanes (one
+// chain of dependent multiplies cost ~100 cycles on a 160-byte line), the
+// lanes folded, and the splitmix64 finaliser.
 std::uint64_t hash_line(std::string_view s) {
-  std::uint64_t h = s.size() * 0x9e3779b97f4a7c15ull;
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t v;
-    std::memcpy(&v, s.data() + i, 8);
-    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
-    h ^= h >> 29;
+  const char* p = s.data();
+  std::size_t n = s.size(), i = 0;
+  std::uint64_t a = n * kMul, b = a ^ 0x6a09e667f3bcc909ull, c = a ^ 0xbb67ae8584caa73bull,
+                d = a ^ 0x3c6ef372fe94f82bull;
+  for (; i + 32 <= n; i += 32) {
+    a = mix(a, word_at(p + i));
+    b = mix(b, word_at(p + i + 8));
+    c = mix(c, word_at(p + i + 16));
+    d = mix(d, word_at(p + i + 24));
   }
-  if (i < s.size()) {
+  for (; i + 8 <= n; i += 8) a = mix(a, word_at(p + i));
+  if (i < n) {
     std::uint64_t v = 0;
-    std::memcpy(&v, s.data() + i, s.size() - i);
-    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    std::memcpy(&v, p + i, n - i);
+    b = mix(b, v);
   }
+  std::uint64_t h = mix(mix(mix(a, b), c), d);
   h ^= h >> 30;
   h *= 0xbf58476d1ce4e5b9ull;
   h ^= h >> 27;
@@ -116,40 +135,53 @@ void RepeatedLineMemo::grow_seen() {
     }
 }
 
-std::optional<std::uint8_t> RepeatedLineMemo::find(std::string_view line) {
-  if (++finds_ < resume_at_) {  // standing aside: nothing to find, nothing to chain
-    last_ = before_miss_ = kNone;
-    return std::nullopt;
-  }
+std::uint64_t RepeatedLineMemo::line_hash(std::string_view line) {
+  return hash_line(line);
+}
+
+std::uint64_t RepeatedLineMemo::prefetch(std::string_view line) const {
+  std::uint64_t hash = hash_line(line);
+  if (!seen_.empty())
+    __builtin_prefetch(&seen_[home_of(static_cast<std::uint32_t>(hash >> 32) | 1u, seen_.size() - 1)]);
+  if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  return hash;
+}
+
+std::optional<std::uint32_t> RepeatedLineMemo::predicted(std::string_view line) {
   if (last_ != kNone) {
     std::uint32_t predicted = entries_[last_].next;
     if (predicted != kNone && same(entries_[predicted], line)) {
       last_ = predicted;
       count_window(true);
-      return entries_[predicted].outcome;
+      return entries_[predicted].value;
     }
   }
-  missed_hash_ = hash_line(line);
+  before_miss_ = last_;
+  last_ = kNone;
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> RepeatedLineMemo::look_up(std::string_view line, std::optional<std::uint64_t> hash) {
+  if (finds_ < resume_at_) return std::nullopt;
+  missed_hash_ = hash ? *hash : hash_line(line);
   // remember() will look this tag up after the line is parsed: start the
   // fetch now, so the (likely) cache miss overlaps the parse.
-  if (!seen_.empty())
+  if (!hash && !seen_.empty())
     __builtin_prefetch(&seen_[home_of(static_cast<std::uint32_t>(missed_hash_ >> 32) | 1u, seen_.size() - 1)], 1);
   std::uint32_t index = entries_.empty() ? kNone : lookup(line, missed_hash_);
   count_window(index != kNone);
-  if (index == kNone) {
-    before_miss_ = last_;
-    last_ = kNone;
-    return std::nullopt;
-  }
+  if (index == kNone) return std::nullopt;
+  last_ = before_miss_;
+  before_miss_ = kNone;
   follow(index);
-  return entries_[index].outcome;
+  return entries_[index].value;
 }
 
-void RepeatedLineMemo::remember(std::string_view line, std::uint8_t outcome) {
-  if (finds_ < resume_at_) return;
+bool RepeatedLineMemo::remember(std::string_view line, std::uint32_t value) {
+  if (finds_ < resume_at_) return false;
   std::uint64_t hash = missed_hash_;
-  if (!seen_before(hash)) return;  // the first time: only its hash
-  if (entries_.size() >= kMaxLines || text_.size() + line.size() > kMaxBytes) return;
+  if (!seen_before(hash)) return false;  // the first time: only its hash
+  if (entries_.size() >= kMaxLines || text_.size() + line.size() > kMaxBytes) return false;
   if ((entries_.size() + 1) * 2 > slots_.size()) grow();
   if (entries_.empty()) {
     // Reserved whole at once: growing by doubling would copy the text and
@@ -162,7 +194,7 @@ void RepeatedLineMemo::remember(std::string_view line, std::uint8_t outcome) {
   e.hash = hash;
   e.text = static_cast<std::uint32_t>(text_.size());
   e.length = static_cast<std::uint32_t>(line.size());
-  e.outcome = outcome;
+  e.value = value;
   text_.append(line);
   entries_.push_back(e);
   auto index = static_cast<std::uint32_t>(entries_.size() - 1);
@@ -170,6 +202,7 @@ void RepeatedLineMemo::remember(std::string_view line, std::uint8_t outcome) {
   last_ = before_miss_;
   before_miss_ = kNone;
   follow(index);
+  return true;
 }
 
 void RepeatedLineMemo::place(std::uint32_t index) {

@@ -3,7 +3,8 @@
 //
 // Large NCCL logs repeat themselves: every communicator a job creates
 // prints the same connection lines, in the same order, again. The memo
-// keeps each remembered line (exact text) with a small outcome code, and
+// keeps each remembered line (exact text) with a value its user chose (the
+// log reader: an id under which it keeps what the line did), and
 // for each line the one that followed it last time: the next line is
 // compared with that prediction first, so a repeated block costs one
 // memcmp per line; otherwise a hash lookup. Memory is bounded (kMaxLines,
@@ -38,13 +39,46 @@ class RepeatedLineMemo {
   static constexpr std::uint64_t kBypass = 1u << 22;
   static_assert(kMaxBytes <= 0xffffffffu, "text offsets are 32-bit");
 
-  // The outcome remembered for exactly this line, if any. Also notes the
-  // line as the predecessor of the next one.
-  std::optional<std::uint8_t> find(std::string_view line);
-  // Remembers `outcome` for the line just passed to find(), which did not
-  // know it — from the second time it is offered on. Lines not remembered
-  // break the chain of predictions.
-  void remember(std::string_view line, std::uint8_t outcome);
+  // The value remembered for exactly this line, if any: predict(), then
+  // look_up(). Also notes the line as the predecessor of the next one.
+  std::optional<std::uint32_t> find(std::string_view line) {
+    if (auto value = predict(line)) return value;
+    return look_up(line);
+  }
+  // The cheap first step: whether the line is the one that followed the
+  // previous line last time (one memcmp). Inline, as the check while the
+  // memo stands aside is all most lines of a log without repeats cost
+  // here. When it says no, the caller either looks the line up by hash
+  // (look_up) or, for a line of a kind it never remembers, calls pass().
+  std::optional<std::uint32_t> predict(std::string_view line) {
+    if (++finds_ < resume_at_) {  // standing aside: nothing to find, nothing to chain
+      last_ = before_miss_ = kNone;
+      return std::nullopt;
+    }
+    return predicted(line);
+  }
+  // The second step, after predict() said no. `hash`, when given, is
+  // line_hash(line), computed ahead (see prefetch).
+  std::optional<std::uint32_t> look_up(std::string_view line, std::optional<std::uint64_t> hash = std::nullopt);
+  // After predict() said no, instead of look_up(): the line is of a kind
+  // never offered to remember(). It costs no hash lookup, and the next line
+  // is predicted from the one before it, so a repeated block of remembered
+  // lines with such lines between is still followed by prediction.
+  void pass() { last_ = before_miss_; }
+
+  // Whether a line `ahead` lines from now will be looked up by its hash
+  // (no chain of predictions runs, the memo is not standing aside): then a
+  // caller that knows the lines to come can hash one early and prefetch.
+  bool looks_up_by_hash(std::uint64_t ahead) const { return last_ == kNone && finds_ + ahead + 1 >= resume_at_; }
+  // Starts fetching what find() and remember() will read for a line of
+  // this hash; returns the hash.
+  std::uint64_t prefetch(std::string_view line) const;
+  static std::uint64_t line_hash(std::string_view line);
+  // Remembers `value` for the line just passed to find() (or look_up()),
+  // which did not know it — from the second time it is offered on, and while there is
+  // room; returns whether it did. Lines not remembered break the chain of
+  // predictions.
+  bool remember(std::string_view line, std::uint32_t value);
 
   std::size_t size() const { return entries_.size(); }
 
@@ -55,8 +89,9 @@ class RepeatedLineMemo {
     std::uint32_t text = 0;  // offset in text_ (kMaxBytes fits)
     std::uint32_t length = 0;
     std::uint32_t next = kNone;  // the entry that followed this line last time
-    std::uint8_t outcome = 0;
+    std::uint32_t value = 0;
   };
+  std::optional<std::uint32_t> predicted(std::string_view line);
   bool same(const Entry& e, std::string_view line) const;
   std::uint32_t lookup(std::string_view line, std::uint64_t hash) const;
   void place(std::uint32_t index);
