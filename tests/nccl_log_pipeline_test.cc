@@ -99,6 +99,7 @@ TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   EXPECT_EQ(report_of(parse_nccl_log(text)), expected);
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2}), expected);
+  EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, false}), expected);  // one thread
 }
 
 // A long run of repeats and of distinct connections past the cap: the

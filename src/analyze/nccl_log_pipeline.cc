@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -20,6 +21,13 @@ struct Batch {
   std::vector<NcclLexedLine> lines;
 
   explicit Batch(std::size_t bytes) : text(std::make_unique_for_overwrite<char[]>(bytes)), capacity(bytes) {}
+  bool has_room_for(std::string_view line) const { return capacity - used >= line.size(); }
+  void append(std::string_view line) {
+    char* copy = text.get() + used;
+    if (!line.empty()) std::memcpy(copy, line.data(), line.size());
+    used += line.size();
+    raw.emplace_back(copy, line.size());
+  }
   void clear() {
     used = 0;
     raw.clear();
@@ -75,38 +83,58 @@ void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
     full.push(std::move(batch));
   };
   src.each_line([&](std::string_view line) {
-    if (batch->capacity - batch->used < line.size()) {
+    if (!batch->has_room_for(line)) {
       hand_on();
       batch = empty.pop();
       if (!batch) throw CallerStopped{};
       batch->clear();
     }
-    char* copy = batch->text.get() + batch->used;
-    if (!line.empty()) std::memcpy(copy, line.data(), line.size());
-    batch->used += line.size();
-    batch->raw.emplace_back(copy, line.size());
+    batch->append(line);
+  });
+  hand_on();
+}
+
+// The same batches, made and handed on in turn on the calling thread: when
+// no second thread may be started (a process or thread limit) or one is
+// not wanted.
+void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t bytes) {
+  NcclLineLexer lexer;
+  Batch batch(bytes);
+  auto hand_on = [&] {
+    lexer.lex_all(batch.raw, batch.lines);
+    on_batch(batch.lines);
+    batch.clear();
+  };
+  src.each_line([&](std::string_view line) {
+    if (!batch.has_room_for(line)) hand_on();
+    batch.append(line);
   });
   hand_on();
 }
 
 }  // namespace
 
-void for_each_lexed_nccl_batch(LineSource& src, const std::function<void(std::span<const NcclLexedLine>)>& on_batch,
-                               NcclPipelineOptions options) {
-  BatchQueue empty, full;
+void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPipelineOptions options) {
   std::size_t bytes = std::max(options.batch_bytes, kMaxLine);
+  if (!options.second_thread) return read_and_lex_here(src, on_batch, bytes);
+  BatchQueue empty, full;
   for (std::size_t i = 0; i < std::max<std::size_t>(options.batches, 2); ++i)
     empty.push(std::make_unique<Batch>(bytes));
   std::exception_ptr reader_failure;
-  std::thread reader([&] {
-    try {
-      read_and_lex(src, empty, full);
-    } catch (const CallerStopped&) {
-    } catch (...) {
-      reader_failure = std::current_exception();
-    }
-    full.close();
-  });
+  std::thread reader;
+  try {
+    reader = std::thread([&] {
+      try {
+        read_and_lex(src, empty, full);
+      } catch (const CallerStopped&) {
+      } catch (...) {
+        reader_failure = std::current_exception();
+      }
+      full.close();
+    });
+  } catch (const std::system_error&) {
+    return read_and_lex_here(src, on_batch, bytes);  // no thread to be had: one is enough
+  }
   try {
     while (auto batch = full.pop()) {
       on_batch(batch->lines);

@@ -23,7 +23,12 @@ namespace gdrcheck {
 struct NcclPipelineOptions {
   std::size_t batch_bytes = 256 * 1024;  // text per batch; at least kMaxLine
   std::size_t batches = 4;               // in flight between the two threads
+  // false: the same batches, read and handed on in turn on this thread
+  // (also what happens when no thread can be started).
+  bool second_thread = true;
 };
+
+using OnBatch = std::function<void(std::span<const NcclLexedLine>)>;
 
 // Calls `on_batch` on every batch of lines of `src`, in order, on this
 // thread. An exception from `on_batch` stops the reading thread and is
