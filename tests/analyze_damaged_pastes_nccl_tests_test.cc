@@ -438,6 +438,12 @@ TEST(AnalyzeDamagedNcclTests, HpcAiEnvsPr30RcclTestsOneRow) {
   EXPECT_DOUBLE_EQ(*run.max_busbw, 161.14);
   EXPECT_FALSE(run.complete);
   EXPECT_FALSE(run.failed);
+  // AMD GPUs in one node are linked by xGMI: the single-node note must not
+  // name NVLink.
+  ASSERT_EQ(a.busbw_vs_nics.size(), 1u);
+  const std::string& why = a.busbw_vs_nics[0].judgement.summary;
+  EXPECT_NE(why.find("xGMI/PCIe"), std::string::npos) << why;
+  EXPECT_EQ(why.find("NVLink"), std::string::npos) << why;
 }
 
 // Unfenced, so Markdown ate every leading '#': the parameters, rank list

@@ -196,6 +196,12 @@ TEST(ExpectedBandwidth, SingleNodeIsNotNetworkBound) {
   auto j = judge_busbw(e, 480);  // a good single-node NVLS figure is still no pass
   EXPECT_EQ(j.status, Status::Unknown);
   EXPECT_TRUE(contains(j.summary, "single node"));
+  EXPECT_TRUE(contains(e.unknown_reason, "NVLink/PCIe")) << e.unknown_reason;
+  auto amd = scenario(400, LinkLayer::InfiniBand, 8, 8, 1);
+  amd.amd_gpus = true;  // MI300X nodes: xGMI, not NVLink
+  auto ea = expect_nccl_busbw(amd, {});
+  EXPECT_TRUE(contains(ea.unknown_reason, "xGMI/PCIe")) << ea.unknown_reason;
+  EXPECT_FALSE(contains(ea.unknown_reason, "NVLink")) << ea.unknown_reason;
 }
 
 TEST(ExpectedBandwidth, UnknownInputsGiveNoExpectation) {

@@ -62,6 +62,15 @@ std::optional<int> nics_driven(const NcclLogReport& log) {
   return most;
 }
 
+// rccl-tests, an RCCL log, or AMD GPUs in the rank lines ("AMD Instinct
+// MI300X"): the words for the links inside a node differ.
+bool runs_on_amd_gpus(const NcclTestsRun& run, const NcclLogReport* log) {
+  if (run.tool == "rccl-tests" || (log && log->rccl)) return true;
+  return std::any_of(run.ranks.begin(), run.ranks.end(), [](const NcclTestsRank& r) {
+    return r.gpu.starts_with("AMD ") || r.gpu.find("Instinct") != std::string::npos;
+  });
+}
+
 BandwidthScenario scenario_of(const NcclTestsRun& run, const NcclLogReport* log, std::vector<std::string>& notes) {
   BandwidthScenario s;
   s.collective = collective_from_name(run.test_name);
@@ -70,6 +79,7 @@ BandwidthScenario scenario_of(const NcclTestsRun& run, const NcclLogReport* log,
   s.nodes =
       run.rank_list_cut && run.hosts.size() == hosts.size() && !run.hosts.empty() ? 0 : static_cast<int>(hosts.size());
   if (run.rank_list_cut) notes.push_back("the rank list is cut: nodes and GPUs per node are unknown");
+  s.amd_gpus = runs_on_amd_gpus(run, log);
   int ranks = !run.ranks.empty() ? static_cast<int>(run.ranks.size()) : (log ? log->ranks : 0);
   if (s.nodes > 0 && ranks % s.nodes == 0) s.gpus_per_node = ranks / s.nodes;
   if (!log) return s;

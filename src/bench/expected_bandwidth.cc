@@ -338,9 +338,9 @@ BandwidthExpectation expect_nccl_busbw(const BandwidthScenario& s, const Bandwid
   if (s.gpus_per_node < 1) return unknown(e, "GPUs per node not known");
   if (const FixedBusbw* f = find_fixed(s, o)) return from_fixed(*f, s, o, e);
   if (s.nodes == 1)
-    return unknown(e,
-                   "single node: bandwidth is bound by NVLink/PCIe, not the network, so there is no NIC-based "
-                   "expectation (a site figure for single-node runs can be set in the bandwidth file)");
+    return unknown(e, std::string("single node: bandwidth is bound by ") + (s.amd_gpus ? "xGMI" : "NVLink") +
+                          "/PCIe, not the network, so there is no NIC-based expectation (a site figure for "
+                          "single-node runs can be set in the bandwidth file)");
   std::vector<Port> ports;
   if (std::string why = expand_ports(s.nics_per_node, o, ports, e); !why.empty()) return unknown(e, why);
   e.network_bound = true;

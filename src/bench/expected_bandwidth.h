@@ -76,6 +76,8 @@ struct BandwidthScenario {
   // A site's name for the node type ("dgx-h100"), matched against fixed
   // figures in the override file; empty = none.
   std::string node_type;
+  // AMD GPUs (an RCCL job): linked inside a node by xGMI, not NVLink.
+  bool amd_gpus = false;
 };
 
 // A site's per-NIC NCCL busbw ceiling for one port rate (and link layer).
