@@ -90,6 +90,17 @@ std::string through_pipeline(const std::string& path, NcclPipelineOptions option
   return report_of(parser.finish());
 }
 
+// Batches fed whole (connection lines read a few lines ahead), as analyze
+// does.
+std::string through_pipeline_in_batches(const std::string& path, NcclPipelineOptions options) {
+  LineSource src(path);
+  EXPECT_TRUE(src.ok());
+  NcclLogParser parser;
+  for_each_lexed_nccl_batch(
+      src, [&](std::span<const NcclLexedLine> lines) { parser.feed(lines); }, options);
+  return report_of(parser.finish());
+}
+
 TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   std::string text = corpus();
   ASSERT_GT(text.size(), 4u * kMaxLine);  // many batches
@@ -100,6 +111,8 @@ TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, false}), expected);  // one thread
+  EXPECT_EQ(through_pipeline_in_batches(path, {}), expected);
+  EXPECT_EQ(through_pipeline_in_batches(path, {kMaxLine, 2}), expected);
 }
 
 // A long run of repeats and of distinct connections past the cap: the
@@ -114,6 +127,7 @@ TEST(NcclLogPipeline, RepeatsAndDroppedConnections) {
   std::string expected = without_memo(text);
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 3}), expected);
+  EXPECT_EQ(through_pipeline_in_batches(path, {kMaxLine, 3}), expected);
 }
 
 TEST(NcclLogPipeline, EmptyAndOverlongLines) {

@@ -14,6 +14,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <span>
 #include <tuple>
 #include <unordered_set>
 
@@ -247,7 +248,20 @@ struct NcclLogParser::State {
   std::set<std::pair<std::string, std::string>> speed_seen;  // (host, name)
 
   void feed(const NcclLexedLine& lexed);
+  void feed_batch(std::span<const NcclLexedLine> lines);
   void feed_records(std::string_view line);
+  // A connection line read ahead of its turn (feed_batch): its parse and
+  // its key's hash depend only on the line, and hashing it early lets the
+  // index slot (a cache miss in a large table) arrive before it is probed.
+  struct Prepared {
+    std::string_view msg;  // the record it was read from
+    bool complete = false;
+    NcclChannelLine line;
+    std::uint64_t hash = 0;
+  };
+  std::array<Prepared, 8> ahead;
+  const Prepared* prepared = nullptr;  // for the line being fed, when read ahead
+  void prepare(const NcclLexedLine& lexed, Prepared& p);
   void on_bare_line(std::string_view line);
   // What a line did, when doing it again would only count it again: a
   // repeat of the line (the lexer's memo id) is counted without reading.
@@ -360,6 +374,28 @@ void NcclLogParser::State::feed(const NcclLexedLine& lexed) {
   // (its host, ranks and connection are already recorded).
   auto repeatable = on_record(lexed.first, lexed.plain);
   if (lexed.memo_id != NcclLexedLine::kNoId) note_repeatable(lexed.memo_id, repeatable);
+}
+
+void NcclLogParser::State::feed_batch(std::span<const NcclLexedLine> lines) {
+  constexpr std::size_t kAhead = 4;  // < ahead.size()
+  for (std::size_t j = 0; j < std::min(kAhead, lines.size()); ++j) prepare(lines[j], ahead[j % ahead.size()]);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i + kAhead < lines.size()) prepare(lines[i + kAhead], ahead[(i + kAhead) % ahead.size()]);
+    prepared = &ahead[i % ahead.size()];
+    feed(lines[i]);
+    prepared = nullptr;
+  }
+}
+
+void NcclLogParser::State::prepare(const NcclLexedLine& lexed, Prepared& p) {
+  p.msg = {};
+  if (lexed.kind != NcclLexedLine::Kind::Records || lexed.more_records || !starts_like_channel_line(lexed.first.msg))
+    return;
+  p.msg = lexed.first.msg;
+  p.complete = read_nccl_channel_line(p.msg, p.line);
+  if (!p.complete || !p.line.net) return;
+  p.hash = conn_index.hash_of(key_of(p.line, lexed.first.host, lexed.first.pid));
+  conn_index.prefetch(p.hash);
 }
 
 void NcclLogParser::State::note_repeatable(std::uint32_t memo_id, std::optional<Repeatable> what) {
@@ -498,8 +534,10 @@ bool NcclLogParser::State::on_rare_tokens(std::string_view msg) {
 // one sets `repeatable`.
 bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repeatable>* repeatable) {
   if (!starts_like_channel_line(r.msg)) return false;
-  NcclChannelLine& parsed = channel_line;
-  if (!read_nccl_channel_line(r.msg, parsed)) {
+  // Read ahead (feed_batch) when this is the record it was read from.
+  const bool ready = prepared && prepared->msg.data() == r.msg.data() && prepared->msg.size() == r.msg.size();
+  const NcclChannelLine& parsed = ready ? prepared->line : channel_line;
+  if (!(ready ? prepared->complete : read_nccl_channel_line(r.msg, channel_line))) {
     if (looks_like_cut_channel_line(r.msg)) ++cut_lines;
     return true;
   }
@@ -507,8 +545,8 @@ bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repe
   std::uint64_t hash = 0;
   if (parsed.net) {
     key = key_of(parsed, r.host, r.pid);
-    hash = conn_index.hash_of(*key);
-    conn_index.prefetch(hash);  // fetched while the ranks are added
+    hash = ready ? prepared->hash : conn_index.hash_of(*key);
+    if (!ready) conn_index.prefetch(hash);  // fetched while the ranks are added
   }
   add_rank(parsed.from_rank);
   add_rank(parsed.to_rank);
@@ -882,6 +920,10 @@ void NcclLogParser::feed(std::string_view line) {
 
 void NcclLogParser::feed(const NcclLexedLine& line) {
   state_->feed(line);
+}
+
+void NcclLogParser::feed(std::span<const NcclLexedLine> lines) {
+  state_->feed_batch(lines);
 }
 
 NcclLogReport NcclLogParser::finish() {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -140,6 +141,10 @@ class NcclLogParser {
   // say: nccl_line_lexer.h), in order. A parser is fed either way, never
   // both: the lexer's memo ids are its own.
   void feed(const NcclLexedLine& line);
+  // Lines lexed so, several at once (a batch of the reading thread): the
+  // same as feeding them one by one, with connection lines read a few
+  // lines ahead so the connection index's memory is fetched in time.
+  void feed(std::span<const NcclLexedLine> lines);
   // The report for everything fed so far. May be called more than once,
   // and feeding may go on after it. The line memo, only a cache, is dropped
   // first, so that building the report does not add to its peak memory.
