@@ -563,9 +563,12 @@ bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repe
     *repeatable = Repeatable::DroppedConnection;
     return true;
   }
-  // Reserved whole (untouched pages cost nothing): growing by doubling
-  // would hold the old and the new array together at the peak.
-  if (conns.empty()) conns.reserve(kMaxConnections);
+  // Reserved in two steps (untouched pages cost nothing): growing by
+  // doubling would hold the old and the new array together at the peak;
+  // the whole bound at once costs a short log (and a sanitizer build) for
+  // memory it never uses.
+  if (conns.capacity() < 1024) conns.reserve(1024);
+  if (conns.size() == conns.capacity()) conns.reserve(kMaxConnections);
   conn_index.insert(*key, conns.size());
   conns.push_back(connection_of(parsed, r.host, line_no));
   return true;

@@ -183,13 +183,7 @@ bool RepeatedLineMemo::remember(std::string_view line, std::uint32_t value) {
   if (!seen_before(hash)) return false;  // the first time: only its hash
   if (entries_.size() >= kMaxLines || text_.size() + line.size() > kMaxBytes) return false;
   if ((entries_.size() + 1) * 2 > slots_.size()) grow();
-  if (entries_.empty()) {
-    // Reserved whole at once: growing by doubling would copy the text and
-    // hold the old and the new block together (1.5x the bound at the peak).
-    // Untouched reserved pages cost no memory.
-    text_.reserve(kMaxBytes);
-    entries_.reserve(kMaxLines);
-  }
+  reserve_for(line.size());
   Entry e;
   e.hash = hash;
   e.text = static_cast<std::uint32_t>(text_.size());
@@ -203,6 +197,19 @@ bool RepeatedLineMemo::remember(std::string_view line, std::uint32_t value) {
   before_miss_ = kNone;
   follow(index);
   return true;
+}
+
+// Growing by doubling would copy the text and hold the old and the new
+// block together (1.5x the bound at the peak). So the memo reserves in two
+// steps: a little first (a short log never needs more, and a sanitizer
+// build pays for every reserved byte), then the whole bound at once while
+// what it copies is still small. Untouched reserved pages cost no memory.
+void RepeatedLineMemo::reserve_for(std::size_t bytes) {
+  constexpr std::size_t kFirstBytes = 1u << 20, kFirstLines = 1u << 13;
+  if (text_.capacity() < kFirstBytes) text_.reserve(kFirstBytes);
+  if (text_.size() + bytes > text_.capacity()) text_.reserve(kMaxBytes);
+  if (entries_.capacity() < kFirstLines) entries_.reserve(kFirstLines);
+  if (entries_.size() == entries_.capacity()) entries_.reserve(kMaxLines);
 }
 
 void RepeatedLineMemo::place(std::uint32_t index) {

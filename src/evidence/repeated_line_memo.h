@@ -94,6 +94,7 @@ class RepeatedLineMemo {
   std::optional<std::uint32_t> predicted(std::string_view line);
   bool same(const Entry& e, std::string_view line) const;
   std::uint32_t lookup(std::string_view line, std::uint64_t hash) const;
+  void reserve_for(std::size_t bytes);
   void place(std::uint32_t index);
   void grow();
   void follow(std::uint32_t index);
