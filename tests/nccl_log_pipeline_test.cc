@@ -130,6 +130,27 @@ TEST(NcclLogPipeline, RepeatsAndDroppedConnections) {
   EXPECT_EQ(through_pipeline_in_batches(path, {kMaxLine, 3}), expected);
 }
 
+// Connection lines with a rare token's letters ("Socket" holds 'o' and
+// 'k') are remembered by the lexer, but their repeats are read again.
+TEST(NcclLogPipeline, RepeatedSocketLinesAreReadAgain) {
+  std::string block =
+      "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n"
+      "h:1:1 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0\n"
+      "h:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 - Init COMPLETE\n";
+  std::string text;
+  for (int i = 0; i < 5; ++i) text += block;
+  std::string path = write("socket.log", text);
+  std::string expected = without_memo(text);
+  EXPECT_EQ(report_of(parse_nccl_log(text)), expected);
+  EXPECT_EQ(through_pipeline(path, {}), expected);
+  EXPECT_EQ(through_pipeline_in_batches(path, {}), expected);
+  auto r = parse_nccl_log(text);
+  EXPECT_EQ(r.records, 15u);
+  EXPECT_EQ(r.net_connections, 2u);
+  EXPECT_EQ(r.ranks, 2);
+  EXPECT_EQ(r.net_transport, "Socket");
+}
+
 TEST(NcclLogPipeline, EmptyAndOverlongLines) {
   std::string path = write("empty.log", "");
   LineSource empty(path);
