@@ -57,6 +57,13 @@ class LineSource {
 
   template <class F>
   void each_line(F&& f) {
+    each_line(f, [] {});
+  }
+  // The same; `before_reuse` is called before the bytes of lines already
+  // handed out are moved or overwritten, so a caller can keep the views
+  // until then and copy many lines at once.
+  template <class F, class G>
+  void each_line(F&& f, G&& before_reuse) {
     head();
     std::size_t start = 0;
     bool cut = false;  // inside a line longer than kMaxLine, its start kept in long_line
@@ -75,6 +82,7 @@ class LineSource {
         }
         start = nl + 1;
       }
+      before_reuse();  // the cut line's copy and the block change below
       if (!cut && end_ - start >= kMaxLine) {
         long_line.assign(data + start, kMaxLine);
         cut = true;
@@ -90,6 +98,7 @@ class LineSource {
       f(std::string_view(long_line));
     else if (end_ > start)
       f(std::string_view(buf_.get() + start, std::min(end_ - start, kMaxLine)));
+    before_reuse();  // long_line ends here
   }
 
   // The whole content (at most kMaxWholeFile), for the small outputs.

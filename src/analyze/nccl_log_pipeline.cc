@@ -21,12 +21,15 @@ struct Batch {
   std::vector<NcclLexedLine> lines;
 
   explicit Batch(std::size_t bytes) : text(std::make_unique_for_overwrite<char[]>(bytes)), capacity(bytes) {}
-  bool has_room_for(std::string_view line) const { return capacity - used >= line.size(); }
-  void append(std::string_view line) {
+  bool has_room_for(std::size_t bytes) const { return capacity - used >= bytes; }
+  // Copies the bytes [from, from + bytes) of the reader's buffer, which the
+  // views raw[first_view...] point into, and points those views at the copy.
+  void take(const char* from, std::size_t bytes, std::size_t first_view) {
     char* copy = text.get() + used;
-    if (!line.empty()) std::memcpy(copy, line.data(), line.size());
-    used += line.size();
-    raw.emplace_back(copy, line.size());
+    if (bytes) std::memcpy(copy, from, bytes);
+    for (std::size_t i = first_view; i < raw.size(); ++i)
+      raw[i] = std::string_view(copy + (raw[i].data() - from), raw[i].size());
+    used += bytes;
   }
   void clear() {
     used = 0;
@@ -72,25 +75,62 @@ class BatchQueue {
 // Thrown inside the reading thread when the caller has stopped taking lines.
 struct CallerStopped {};
 
+// Lines handed out by LineSource one after another lie back to back in its
+// buffer: they are gathered as a run and copied into the batch in one go
+// (a copy per line cost more in calls than in bytes) — when the batch is
+// full, when a line is not next to the last (a cut line kept elsewhere),
+// and before LineSource reuses its buffer.
+class RunCollector {
+ public:
+  explicit RunCollector(std::function<Batch&()> batch_with_room_for)
+      : batch_with_room_for_(std::move(batch_with_room_for)) {}
+
+  void add(Batch*& batch, std::string_view line) {
+    bool next_to_run = run_start_ && line.data() >= run_end_ && line.data() <= run_end_ + 2;
+    std::size_t bytes = static_cast<std::size_t>(line.data() + line.size() - (next_to_run ? run_start_ : line.data()));
+    if (!next_to_run || !batch->has_room_for(bytes)) {
+      flush(*batch);
+      if (!batch->has_room_for(line.size())) batch = &batch_with_room_for_();
+      run_start_ = line.data();
+      first_view_ = batch->raw.size();
+    }
+    batch->raw.push_back(line);
+    run_end_ = line.data() + line.size();
+  }
+  void flush(Batch& batch) {
+    if (!run_start_) return;
+    batch.take(run_start_, static_cast<std::size_t>(run_end_ - run_start_), first_view_);
+    run_start_ = run_end_ = nullptr;
+  }
+
+ private:
+  std::function<Batch&()> batch_with_room_for_;
+  const char* run_start_ = nullptr;
+  const char* run_end_ = nullptr;
+  std::size_t first_view_ = 0;
+};
+
 // The reading thread: fills batches with lines, lexes each batch whole
 // (the lexer looks ahead) and hands it on.
 void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
   NcclLineLexer lexer;
-  auto batch = empty.pop();
-  if (!batch) return;
+  std::unique_ptr<Batch> owned = empty.pop();
+  if (!owned) return;
+  Batch* batch = owned.get();
   auto hand_on = [&] {
     lexer.lex_all(batch->raw, batch->lines);
-    full.push(std::move(batch));
+    full.push(std::move(owned));
   };
-  src.each_line([&](std::string_view line) {
-    if (!batch->has_room_for(line)) {
-      hand_on();
-      batch = empty.pop();
-      if (!batch) throw CallerStopped{};
-      batch->clear();
-    }
-    batch->append(line);
+  RunCollector runs([&]() -> Batch& {
+    hand_on();
+    owned = empty.pop();
+    if (!owned) throw CallerStopped{};
+    owned->clear();
+    batch = owned.get();
+    return *batch;
   });
+  src.each_line([&](std::string_view line) { runs.add(batch, line); }, [&] { runs.flush(*batch); });
+  runs.flush(*batch);
   hand_on();
 }
 
@@ -99,16 +139,19 @@ void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
 // not wanted.
 void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t bytes) {
   NcclLineLexer lexer;
-  Batch batch(bytes);
+  Batch owned(bytes);
+  Batch* batch = &owned;
   auto hand_on = [&] {
-    lexer.lex_all(batch.raw, batch.lines);
-    on_batch(batch.lines);
-    batch.clear();
+    lexer.lex_all(owned.raw, owned.lines);
+    on_batch(owned.lines);
+    owned.clear();
   };
-  src.each_line([&](std::string_view line) {
-    if (!batch.has_room_for(line)) hand_on();
-    batch.append(line);
+  RunCollector runs([&]() -> Batch& {
+    hand_on();
+    return owned;
   });
+  src.each_line([&](std::string_view line) { runs.add(batch, line); }, [&] { runs.flush(*batch); });
+  runs.flush(*batch);
   hand_on();
 }
 
