@@ -13,8 +13,10 @@
 
 namespace fuzz_checks {
 
+// accept() runs the same parser as parse() without building the document,
+// which cost more than the parse itself.
 inline void json_parses_back(std::string_view text) {
-  if (nlohmann::json::parse(text, nullptr, false).is_discarded()) __builtin_trap();
+  if (!nlohmann::json::accept(text)) __builtin_trap();
 }
 
 // Length of the SGR sequence "ESC [ digits/; m" at text[i], 0 if none.

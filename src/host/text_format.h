@@ -114,6 +114,15 @@ inline std::string printable(std::string_view text, LineBreaks breaks = LineBrea
   out.reserve(text.size());
   char buf[16];
   for (std::size_t i = 0; i < text.size();) {
+    // Printable ASCII, nearly all of any text, is copied in runs: a byte at
+    // a time was a good part of the cost of every text output.
+    std::size_t run = i;
+    while (run < text.size() && text[run] >= 0x20 && text[run] < 0x7f) ++run;
+    if (run > i) {
+      out.append(text.substr(i, run - i));
+      i = run;
+      continue;
+    }
     auto u = static_cast<unsigned char>(text[i]);
     if (u >= 0x80) {
       char32_t cp = 0;

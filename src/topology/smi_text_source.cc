@@ -74,12 +74,29 @@ std::size_t escape_length(std::string_view s, std::size_t i) {
 // cannot show: never part of a matrix, it only sticks to the first label.
 constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";
 
+// A byte clean_lines() keeps whatever follows it: not a control byte, nor
+// the start of an escape, its debris or a replacement character.
+bool kept_as_is(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return (u >= 0x20 || c == '\t') && u != 0x7f && c != '[' && c != kReplacementChar[0];
+}
+
 // Removes escapes, carriage returns and replacement characters, turns other
 // control bytes into spaces, and splits into lines.
 std::vector<std::string> clean_lines(std::string_view text) {
   std::vector<std::string> lines(1);
   for (std::size_t i = 0; i < text.size();) {
-    if (text.compare(i, kReplacementChar.size(), kReplacementChar) == 0) {
+    // Bytes kept as they are, nearly all of a paste, are copied in runs.
+    std::size_t run = i;
+    while (run < text.size() && kept_as_is(text[run])) ++run;
+    if (run > i) {
+      lines.back().append(text.substr(i, run - i));
+      i = run;
+      continue;
+    }
+    // The lead byte first: a three-byte compare at every byte costs more
+    // than the rest of the cleaning.
+    if (text[i] == kReplacementChar[0] && text.compare(i, kReplacementChar.size(), kReplacementChar) == 0) {
       lines.back() += ' ';
       i += kReplacementChar.size();
       continue;

@@ -47,6 +47,9 @@ bool starts_with_code(std::string_view w) {
 // them.
 std::size_t find_header(const std::vector<Token>& t, std::set<std::string, std::less<>>* labels, std::size_t* end) {
   for (std::size_t k = 0; k < t.size(); ++k) {
+    // Its first label is a prefix of the word: words that do not start
+    // with GPU0 (nearly all) are passed over without splitting them.
+    if (!t[k].text.starts_with("GPU0")) continue;
     auto first = labels_in(t[k].text);
     if (first.empty() || first[0] != "GPU0") continue;
     if (k + 1 < t.size() && starts_with_code(t[k + 1].text)) continue;  // the GPU0 row, not the header
@@ -77,7 +80,8 @@ bool next_line_is_row(const std::vector<std::string>& lines, std::size_t i) {
 // Offsets at which `line` is cut; empty when it stays whole.
 std::vector<std::size_t> cuts_of(const std::vector<std::string>& lines, std::size_t i) {
   const std::string& line = lines[i];
-  if (line.size() > kMaxLine) return {};
+  // Every header starts with a word that starts with GPU0 (find_header).
+  if (line.size() > kMaxLine || line.find("GPU0") == std::string::npos) return {};
   auto t = tokens_of(line);
   std::set<std::string, std::less<>> labels;
   std::size_t end = 0;
