@@ -81,23 +81,20 @@ std::string without_memo(const std::string& text) {
   return report_of(parser.finish());
 }
 
-std::string through_pipeline(const std::string& path, NcclPipelineOptions options) {
-  LineSource src(path);
-  EXPECT_TRUE(src.ok());
-  NcclLogParser parser;
-  for_each_lexed_nccl_line(
-      src, [&](const NcclLexedLine& line) { parser.feed(line); }, options);
-  return report_of(parser.finish());
-}
+// Lines fed one at a time, or batches fed whole (connection lines read a
+// few lines ahead) as analyze does.
+enum class Feed { Lines, Batches };
 
-// Batches fed whole (connection lines read a few lines ahead), as analyze
-// does.
-std::string through_pipeline_in_batches(const std::string& path, NcclPipelineOptions options) {
+std::string through_pipeline(const std::string& path, NcclPipelineOptions options, Feed feed = Feed::Lines) {
   LineSource src(path);
   EXPECT_TRUE(src.ok());
   NcclLogParser parser;
-  for_each_lexed_nccl_batch(
-      src, [&](std::span<const NcclLexedLine> lines) { parser.feed(lines); }, options);
+  if (feed == Feed::Lines)
+    for_each_lexed_nccl_line(
+        src, [&](const NcclLexedLine& line) { parser.feed(line); }, options);
+  else
+    for_each_lexed_nccl_batch(
+        src, [&](std::span<const NcclLexedLine> lines) { parser.feed(lines); }, options);
   return report_of(parser.finish());
 }
 
@@ -111,8 +108,8 @@ TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, false}), expected);  // one thread
-  EXPECT_EQ(through_pipeline_in_batches(path, {}), expected);
-  EXPECT_EQ(through_pipeline_in_batches(path, {kMaxLine, 2}), expected);
+  EXPECT_EQ(through_pipeline(path, {}, Feed::Batches), expected);
+  EXPECT_EQ(through_pipeline(path, {kMaxLine, 2}, Feed::Batches), expected);
 }
 
 // A long run of repeats and of distinct connections past the cap: the
@@ -127,7 +124,7 @@ TEST(NcclLogPipeline, RepeatsAndDroppedConnections) {
   std::string expected = without_memo(text);
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 3}), expected);
-  EXPECT_EQ(through_pipeline_in_batches(path, {kMaxLine, 3}), expected);
+  EXPECT_EQ(through_pipeline(path, {kMaxLine, 3}, Feed::Batches), expected);
 }
 
 // Connection lines with a rare token's letters ("Socket" holds 'o' and
@@ -143,7 +140,7 @@ TEST(NcclLogPipeline, RepeatedSocketLinesAreReadAgain) {
   std::string expected = without_memo(text);
   EXPECT_EQ(report_of(parse_nccl_log(text)), expected);
   EXPECT_EQ(through_pipeline(path, {}), expected);
-  EXPECT_EQ(through_pipeline_in_batches(path, {}), expected);
+  EXPECT_EQ(through_pipeline(path, {}, Feed::Batches), expected);
   auto r = parse_nccl_log(text);
   EXPECT_EQ(r.records, 15u);
   EXPECT_EQ(r.net_connections, 2u);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <system_error>
@@ -82,55 +83,58 @@ struct CallerStopped {};
 // and before LineSource reuses its buffer.
 class RunCollector {
  public:
-  explicit RunCollector(std::function<Batch&()> batch_with_room_for)
-      : batch_with_room_for_(std::move(batch_with_room_for)) {}
+  // `next` hands the full batch on and returns an empty one to fill.
+  RunCollector(Batch& first, std::function<Batch&()> next) : batch_(&first), next_(std::move(next)) {}
 
-  void add(Batch*& batch, std::string_view line) {
+  void add(std::string_view line) {
     bool next_to_run = run_start_ && line.data() >= run_end_ && line.data() <= run_end_ + 2;
     std::size_t bytes = static_cast<std::size_t>(line.data() + line.size() - (next_to_run ? run_start_ : line.data()));
-    if (!next_to_run || !batch->has_room_for(bytes)) {
-      flush(*batch);
-      if (!batch->has_room_for(line.size())) batch = &batch_with_room_for_();
+    if (!next_to_run || !batch_->has_room_for(bytes)) {
+      flush();
+      if (!batch_->has_room_for(line.size())) batch_ = &next_();
       run_start_ = line.data();
-      first_view_ = batch->raw.size();
+      first_view_ = batch_->raw.size();
     }
-    batch->raw.push_back(line);
+    batch_->raw.push_back(line);
     run_end_ = line.data() + line.size();
   }
-  void flush(Batch& batch) {
+  void flush() {
     if (!run_start_) return;
-    batch.take(run_start_, static_cast<std::size_t>(run_end_ - run_start_), first_view_);
+    batch_->take(run_start_, static_cast<std::size_t>(run_end_ - run_start_), first_view_);
     run_start_ = run_end_ = nullptr;
+  }
+  // Every line of `src`, then the last run.
+  void collect(LineSource& src) {
+    src.each_line([&](std::string_view line) { add(line); }, [&] { flush(); });
+    flush();
   }
 
  private:
-  std::function<Batch&()> batch_with_room_for_;
+  Batch* batch_;
+  std::function<Batch&()> next_;
   const char* run_start_ = nullptr;
   const char* run_end_ = nullptr;
   std::size_t first_view_ = 0;
 };
 
 // The reading thread: fills batches with lines, lexes each batch whole
-// (the lexer looks ahead) and hands it on.
+// (the lexer looks ahead) and hands it on. The caller clears the batches
+// it gives back.
 void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
   NcclLineLexer lexer;
   std::unique_ptr<Batch> owned = empty.pop();
   if (!owned) return;
-  Batch* batch = owned.get();
   auto hand_on = [&] {
-    lexer.lex_all(batch->raw, batch->lines);
+    lexer.lex_all(owned->raw, owned->lines);
     full.push(std::move(owned));
   };
-  RunCollector runs([&]() -> Batch& {
+  RunCollector runs(*owned, [&]() -> Batch& {
     hand_on();
     owned = empty.pop();
     if (!owned) throw CallerStopped{};
-    owned->clear();
-    batch = owned.get();
-    return *batch;
+    return *owned;
   });
-  src.each_line([&](std::string_view line) { runs.add(batch, line); }, [&] { runs.flush(*batch); });
-  runs.flush(*batch);
+  runs.collect(src);
   hand_on();
 }
 
@@ -139,19 +143,15 @@ void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
 // not wanted.
 void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t bytes) {
   NcclLineLexer lexer;
-  Batch owned(bytes);
-  Batch* batch = &owned;
-  auto hand_on = [&] {
-    lexer.lex_all(owned.raw, owned.lines);
-    on_batch(owned.lines);
-    owned.clear();
+  Batch batch(bytes);
+  auto hand_on = [&]() -> Batch& {
+    lexer.lex_all(batch.raw, batch.lines);
+    on_batch(batch.lines);
+    batch.clear();
+    return batch;
   };
-  RunCollector runs([&]() -> Batch& {
-    hand_on();
-    return owned;
-  });
-  src.each_line([&](std::string_view line) { runs.add(batch, line); }, [&] { runs.flush(*batch); });
-  runs.flush(*batch);
+  RunCollector runs(batch, hand_on);
+  runs.collect(src);
   hand_on();
 }
 
