@@ -273,7 +273,7 @@ struct NcclLogParser::State {
   void note_repeatable(std::uint32_t memo_id, std::optional<Repeatable> what);
 
   std::optional<Repeatable> on_record(const NcclRecord& r, bool plain);
-  bool on_rare_tokens(std::string_view msg);
+  void on_rare_tokens(std::string_view msg);
   bool on_connection(const NcclRecord& r, std::optional<Repeatable>* repeatable);
   void on_version(std::string_view printed);
   void on_env(NcclEnvEcho e);
@@ -477,7 +477,10 @@ std::optional<NcclLogParser::State::Repeatable> NcclLogParser::State::on_record(
     if (auto v = version_token(msg.substr(13))) on_version(*v);
     return std::nullopt;
   }
-  bool rare = !plain && on_rare_tokens(msg);
+  // A message that may hold a rare token is never counted unread when it
+  // comes again: it may change state (a version switch).
+  bool rare = !plain;
+  if (rare) on_rare_tokens(msg);
   if (r.level == NcclLevel::Warn) on_warning(msg);
   std::optional<Repeatable> repeatable;
   if (on_connection(r, &repeatable)) {
@@ -508,15 +511,11 @@ void NcclLogParser::State::on_net_speed(std::string_view msg, std::string_view h
       {std::string(s->name), s->port, s->speed_mbps, std::string(s->link_layer), std::string(host), line_no});
 }
 
-// RCCL's marks and the rank count may stand in any record. Connection
-// lines (most of a log) hold none of 'o' ("RCCL version"), 'b' ("librccl")
-// and 'k' ("nranks"), so one pass rules the searches out for them.
-// Returns whether the message may hold one (then a repeat of the line may
-// change state: a version switch).
-bool NcclLogParser::State::on_rare_tokens(std::string_view msg) {
-  bool rcc_mark = msg.starts_with("RCCL:");
-  if (rcc_mark) rccl = true;
-  if (!scan::contains_any_of(msg, 'o', 'b', 'k')) return rcc_mark;
+// RCCL's marks and the rank count may stand in any record. Called only for
+// messages may_hold_rare_nccl_tokens() lets through (connection lines,
+// most of a log, hold none of the letters, so the searches are spared).
+void NcclLogParser::State::on_rare_tokens(std::string_view msg) {
+  if (msg.starts_with("RCCL:")) rccl = true;
   if (contains(msg, "RCCL version") || contains(msg, "librccl")) {
     rccl = true;
     if (auto p = scan::find(msg, "RCCL version"); p != std::string_view::npos)
@@ -527,7 +526,6 @@ bool NcclLogParser::State::on_rare_tokens(std::string_view msg) {
       std::string_view rest = msg.substr(p + tag.size());
       if (auto n = take_int(rest)) max_nranks = std::max(max_nranks, *n);
     }
-  return true;
 }
 
 // Whether the record is a connection line (complete or not); a complete
