@@ -3,7 +3,7 @@
 // exception or a sanitizer report is a bug. The three ways `analyze`
 // and the tests read a log — line by line without the repeated-line memo,
 // line by line with it, and lexed in batches fed whole (connection lines
-// read ahead) — must give the same report.
+// read ahead, by the lexer or the parser) — must give the same report.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -38,16 +38,24 @@ gdrcheck::NcclLogReport without_memo(const std::vector<std::string_view>& lines)
   return parser.finish();
 }
 
-// Batches of a few lines, so that reading ahead crosses their ends.
+// Batches of a few lines, so that reading ahead crosses their ends; every
+// other batch has its connection lines read by the lexer (as the pipeline
+// does when the parser is behind).
 gdrcheck::NcclLogReport in_batches(const std::vector<std::string_view>& lines) {
   gdrcheck::NcclLogParser parser;
   gdrcheck::NcclLineLexer lexer;
   std::vector<gdrcheck::NcclLexedLine> batch;
+  std::vector<gdrcheck::NcclConnectionReading> connections;
   for (std::size_t at = 0; at < lines.size(); at += 7) {
     batch.clear();
+    connections.clear();
     std::size_t n = std::min<std::size_t>(7, lines.size() - at);
-    lexer.lex_all(std::span<const std::string_view>(lines.data() + at, n), batch);
-    parser.feed(std::span<const gdrcheck::NcclLexedLine>(batch));
+    std::span<const std::string_view> some(lines.data() + at, n);
+    if (at % 14 == 0)
+      lexer.lex_all(some, batch, connections);
+    else
+      lexer.lex_all(some, batch);
+    parser.feed(gdrcheck::NcclLexedBatch{batch, connections});
   }
   return parser.finish();
 }

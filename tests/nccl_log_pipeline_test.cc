@@ -94,7 +94,7 @@ std::string through_pipeline(const std::string& path, NcclPipelineOptions option
         src, [&](const NcclLexedLine& line) { parser.feed(line); }, options);
   else
     for_each_lexed_nccl_batch(
-        src, [&](std::span<const NcclLexedLine> lines) { parser.feed(lines); }, options);
+        src, [&](const NcclLexedBatch& batch) { parser.feed(batch); }, options);
   return report_of(parser.finish());
 }
 
@@ -110,6 +110,12 @@ TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, false}), expected);  // one thread
   EXPECT_EQ(through_pipeline(path, {}, Feed::Batches), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2}, Feed::Batches), expected);
+  // Connection lines read by the lexing thread, by the parser, or by
+  // either as the queue says; on one thread too.
+  for (auto who : {ConnectionsReadAhead::Always, ConnectionsReadAhead::Never, ConnectionsReadAhead::WhenCallerBehind}) {
+    EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, true, who}, Feed::Batches), expected);
+    EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, false, who}, Feed::Batches), expected);
+  }
 }
 
 // A long run of repeats and of distinct connections past the cap: the

@@ -217,10 +217,10 @@ void judge_gdscheck(Artifact& a) {
 void stream_logs(LineSource& src, Artifact& a, bool with_tests) {
   NcclLogParser log;
   NcclTestsParser tests;
-  for_each_lexed_nccl_batch(src, [&](std::span<const NcclLexedLine> lines) {
-    log.feed(lines);
+  for_each_lexed_nccl_batch(src, [&](const NcclLexedBatch& batch) {
+    log.feed(batch);
     if (with_tests)
-      for (const NcclLexedLine& line : lines) tests.feed(line.line);
+      for (const NcclLexedLine& line : batch.lines) tests.feed(line.line);
   });
   a.nccl_log = log.finish();
   if (with_tests) a.nccl_tests = tests.finish();

@@ -20,6 +20,7 @@ struct Batch {
   std::size_t used = 0, capacity = 0;
   std::vector<std::string_view> raw;  // the lines copied in, before lexing
   std::vector<NcclLexedLine> lines;
+  std::vector<NcclConnectionReading> connections;  // read ahead, when asked
 
   explicit Batch(std::size_t bytes) : text(std::make_unique_for_overwrite<char[]>(bytes)), capacity(bytes) {}
   bool has_room_for(std::size_t bytes) const { return capacity - used >= bytes; }
@@ -36,7 +37,15 @@ struct Batch {
     used = 0;
     raw.clear();
     lines.clear();
+    connections.clear();
   }
+  void lex(NcclLineLexer& lexer, bool read_connections) {
+    if (read_connections)
+      lexer.lex_all(raw, lines, connections);
+    else
+      lexer.lex_all(raw, lines);
+  }
+  NcclLexedBatch lexed() const { return {lines, connections}; }
 };
 
 // One direction of the hand-off. pop() waits for a batch; once closed it
@@ -50,8 +59,10 @@ class BatchQueue {
     }
     ready_.notify_one();
   }
-  std::unique_ptr<Batch> pop() {
+  // `waited`: whether there was none to take at once.
+  std::unique_ptr<Batch> pop(bool* waited = nullptr) {
     std::unique_lock lock(mutex_);
+    if (waited) *waited = queue_.empty() && !closed_;
     ready_.wait(lock, [&] { return !queue_.empty() || closed_; });
     if (queue_.empty()) return nullptr;
     auto batch = std::move(queue_.front());
@@ -119,18 +130,22 @@ class RunCollector {
 
 // The reading thread: fills batches with lines, lexes each batch whole
 // (the lexer looks ahead) and hands it on. The caller clears the batches
-// it gives back.
-void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
+// it gives back. Having had to wait for one means the caller is the slower
+// half just now: the next batch then has its connection lines read here.
+void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full, ConnectionsReadAhead read_ahead) {
   NcclLineLexer lexer;
   std::unique_ptr<Batch> owned = empty.pop();
   if (!owned) return;
+  bool caller_behind = false;
   auto hand_on = [&] {
-    lexer.lex_all(owned->raw, owned->lines);
+    bool read_connections = read_ahead == ConnectionsReadAhead::Always ||
+                            (read_ahead == ConnectionsReadAhead::WhenCallerBehind && caller_behind);
+    owned->lex(lexer, read_connections);
     full.push(std::move(owned));
   };
   RunCollector runs(*owned, [&]() -> Batch& {
     hand_on();
-    owned = empty.pop();
+    owned = empty.pop(&caller_behind);
     if (!owned) throw CallerStopped{};
     return *owned;
   });
@@ -141,12 +156,12 @@ void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full) {
 // The same batches, made and handed on in turn on the calling thread: when
 // no second thread may be started (a process or thread limit) or one is
 // not wanted.
-void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t bytes) {
+void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t bytes, ConnectionsReadAhead read_ahead) {
   NcclLineLexer lexer;
   Batch batch(bytes);
   auto hand_on = [&]() -> Batch& {
-    lexer.lex_all(batch.raw, batch.lines);
-    on_batch(batch.lines);
+    batch.lex(lexer, read_ahead == ConnectionsReadAhead::Always);  // no one is behind
+    on_batch(batch.lexed());
     batch.clear();
     return batch;
   };
@@ -159,7 +174,7 @@ void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t byt
 
 void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPipelineOptions options) {
   std::size_t bytes = std::max(options.batch_bytes, kMaxLine);
-  if (!options.second_thread) return read_and_lex_here(src, on_batch, bytes);
+  if (!options.second_thread) return read_and_lex_here(src, on_batch, bytes, options.read_ahead);
   BatchQueue empty, full;
   for (std::size_t i = 0; i < std::max<std::size_t>(options.batches, 2); ++i)
     empty.push(std::make_unique<Batch>(bytes));
@@ -168,7 +183,7 @@ void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPip
   try {
     reader = std::thread([&] {
       try {
-        read_and_lex(src, empty, full);
+        read_and_lex(src, empty, full, options.read_ahead);
       } catch (const CallerStopped&) {
       } catch (...) {
         reader_failure = std::current_exception();
@@ -176,11 +191,11 @@ void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPip
       full.close();
     });
   } catch (const std::system_error&) {
-    return read_and_lex_here(src, on_batch, bytes);  // no thread to be had: one is enough
+    return read_and_lex_here(src, on_batch, bytes, options.read_ahead);  // no thread to be had: one is enough
   }
   try {
     while (auto batch = full.pop()) {
-      on_batch(batch->lines);
+      on_batch(batch->lexed());
       batch->clear();
       empty.push(std::move(batch));
     }

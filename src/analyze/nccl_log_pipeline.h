@@ -3,7 +3,9 @@
 // (NcclLineLexer: the repeated-line memo and the record scan, which depend
 // on the text alone); the calling thread gets the lexed lines in order and
 // does what depends on the job (NcclLogParser). A multi-GB log costs the
-// slower of the two halves instead of their sum (docs/performance.md).
+// slower of the two halves instead of their sum (docs/performance.md);
+// reading connection lines, which either half can do, goes to the reading
+// thread while the other is the slower (ConnectionsReadAhead).
 //
 // The lines travel in batches: each batch owns a copy of its lines' text,
 // so the views in a lexed line stay valid until the caller has been given
@@ -20,30 +22,42 @@
 
 namespace gdrcheck {
 
+// Who reads connection lines (NcclConnectionReading): work that either
+// thread can do, as it depends on the line alone.
+enum class ConnectionsReadAhead {
+  // The reading thread, for a batch it had to wait for (the caller held
+  // every other batch: it is the slower half just now). The two halves'
+  // costs change along a log (the memo learns, then stands aside; runs of
+  // connection lines), and this moves work to the thread with time to spare.
+  WhenCallerBehind,
+  Always,  // the reading thread, every batch (tests)
+  Never,   // the caller's parser, every line
+};
+
 struct NcclPipelineOptions {
   std::size_t batch_bytes = 256 * 1024;  // text per batch; at least kMaxLine
   std::size_t batches = 4;               // in flight between the two threads
   // false: the same batches, read and handed on in turn on this thread
   // (also what happens when no thread can be started).
   bool second_thread = true;
+  ConnectionsReadAhead read_ahead = ConnectionsReadAhead::WhenCallerBehind;
 };
 
-using OnBatch = std::function<void(std::span<const NcclLexedLine>)>;
+using OnBatch = std::function<void(const NcclLexedBatch&)>;
 
 // Calls `on_batch` on every batch of lines of `src`, in order, on this
 // thread. An exception from `on_batch` stops the reading thread and is
 // rethrown; one from the reading thread is rethrown here after the lines
 // before it.
-void for_each_lexed_nccl_batch(LineSource& src, const std::function<void(std::span<const NcclLexedLine>)>& on_batch,
-                               NcclPipelineOptions options = {});
+void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPipelineOptions options = {});
 
 // The same, a line at a time (the call per line is inlined).
 template <class F>
 void for_each_lexed_nccl_line(LineSource& src, F&& on_line, NcclPipelineOptions options = {}) {
   for_each_lexed_nccl_batch(
       src,
-      [&](std::span<const NcclLexedLine> lines) {
-        for (const NcclLexedLine& line : lines) on_line(line);
+      [&](const NcclLexedBatch& batch) {
+        for (const NcclLexedLine& line : batch.lines) on_line(line);
       },
       options);
 }

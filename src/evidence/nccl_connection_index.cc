@@ -8,7 +8,7 @@ namespace gdrcheck {
 namespace {
 
 // One multiply-xorshift step per 8 bytes, and the splitmix64 finaliser
-// once at the end (hash_of): cheap per key, and every input bit reaches
+// once at the end (NcclConnectionKeyHasher): cheap per key, and every input bit reaches
 // every output bit.
 std::uint64_t step(std::uint64_t h, std::uint64_t v) {
   h = (h ^ v) * 0x9e3779b97f4a7c15ull;
@@ -41,7 +41,7 @@ std::uint64_t step_text(std::uint64_t h, std::string_view s) {
 // The texts come first, so their part of the hash can be kept: a log prints
 // a process's connection lines one after another, with the same net, host
 // and pid.
-std::uint64_t NcclConnectionIndex::text_hash(const NcclConnectionKey& k) const {
+std::uint64_t NcclConnectionKeyHasher::text_hash(const NcclConnectionKey& k) const {
   TextHashCache& c = text_cache_;
   if (c.valid && scan::same_text(k.net, c.net) && scan::same_text(k.host, c.host) && scan::same_text(k.pid, c.pid))
     return c.hash;
@@ -53,7 +53,7 @@ std::uint64_t NcclConnectionIndex::text_hash(const NcclConnectionKey& k) const {
   return c.hash;
 }
 
-std::uint64_t NcclConnectionIndex::hash_of(const NcclConnectionKey& k) const {
+std::uint64_t NcclConnectionKeyHasher::operator()(const NcclConnectionKey& k) const {
   auto pair = [](int a, int b) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
   };

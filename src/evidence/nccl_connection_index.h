@@ -21,6 +21,25 @@ struct NcclConnectionKey {
   std::string_view net, host, pid;
 };
 
+// The hash a connection key is filed under: a function of the key alone,
+// so a line's key can be hashed on another thread ahead of its lookup
+// (NcclConnectionReading). Each hasher keeps the last key's texts' part
+// (see text_hash); one hasher per thread.
+class NcclConnectionKeyHasher {
+ public:
+  std::uint64_t operator()(const NcclConnectionKey& key) const;
+
+ private:
+  std::uint64_t text_hash(const NcclConnectionKey& key) const;
+  // The hash of the last key's texts, with copies of them.
+  struct TextHashCache {
+    bool valid = false;
+    std::string net, host, pid;
+    std::uint64_t hash = 0;
+  };
+  mutable TextHashCache text_cache_;
+};
+
 class NcclConnectionIndex {
  public:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -31,7 +50,7 @@ class NcclConnectionIndex {
   // The same, in two steps: hash_of() then prefetch() lets the caller do
   // other work while the key's slot (a cache miss in a large table) is
   // fetched, and find() with that hash.
-  std::uint64_t hash_of(const NcclConnectionKey& key) const;
+  std::uint64_t hash_of(const NcclConnectionKey& key) const { return hasher_(key); }
   void prefetch(std::uint64_t hash) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
@@ -48,7 +67,6 @@ class NcclConnectionIndex {
     std::size_t net_len = 0, host_len = 0, pid_len = 0;
     std::size_t value = 0;
   };
-  std::uint64_t text_hash(const NcclConnectionKey& key) const;
   bool equal(const Stored& s, std::uint64_t hash, const NcclConnectionKey& key) const;
   void grow();
 
@@ -59,13 +77,7 @@ class NcclConnectionIndex {
   // the table of a capped log (65,536 keys, 512 KiB) in the core's own
   // cache: a log past the cap probes it for every connection line.
   std::vector<std::uint32_t> slots_;
-  // The hash of the last key's texts, with copies of them.
-  struct TextHashCache {
-    bool valid = false;
-    std::string net, host, pid;
-    std::uint64_t hash = 0;
-  };
-  mutable TextHashCache text_cache_;
+  NcclConnectionKeyHasher hasher_;
 };
 
 }  // namespace gdrcheck

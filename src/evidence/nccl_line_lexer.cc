@@ -59,6 +59,16 @@ NcclLexedLine NcclLineLexer::lex(std::string_view line, std::optional<std::uint6
 }
 
 void NcclLineLexer::lex_all(std::span<const std::string_view> lines, std::vector<NcclLexedLine>& out) {
+  lex_all(lines, out, nullptr);
+}
+
+void NcclLineLexer::lex_all(std::span<const std::string_view> lines, std::vector<NcclLexedLine>& out,
+                            std::vector<NcclConnectionReading>& connections) {
+  lex_all(lines, out, &connections);
+}
+
+void NcclLineLexer::lex_all(std::span<const std::string_view> lines, std::vector<NcclLexedLine>& out,
+                            std::vector<NcclConnectionReading>* connections) {
   // Far enough ahead for a fetch from memory to finish (a line takes some
   // tens of nanoseconds here); a power of two for the ring of hashes.
   constexpr std::size_t kAhead = 8;
@@ -68,8 +78,13 @@ void NcclLineLexer::lex_all(std::span<const std::string_view> lines, std::vector
     if (use_memo_ && j < lines.size() && memo_.looks_up_by_hash(kAhead))
       ahead[j % ahead.size()] = memo_.prefetch(without_crs(lines[j]));
     auto& hash = ahead[i % ahead.size()];
-    out.push_back(lex(lines[i], hash));
+    NcclLexedLine& lexed = out.emplace_back(lex(lines[i], hash));
     hash.reset();
+    if (connections && lexed.kind == NcclLexedLine::Kind::Records && !lexed.more_records &&
+        starts_like_channel_line(lexed.first.msg)) {
+      lexed.connection = static_cast<std::uint32_t>(connections->size());
+      read_connection_ahead(lexed.first, connections->emplace_back(), key_hash_);
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evidence/nccl_connection_reading.h"
 #include "evidence/nccl_record.h"
 #include "evidence/repeated_line_memo.h"
 
@@ -39,7 +40,16 @@ struct NcclLexedLine {
   // Repeat: the line's id. Records: the id it is remembered as from now
   // on (kNoId: not remembered).
   std::uint32_t memo_id = kNoId;
+  // Records, when lex_all read the connection line ahead: its index in
+  // the batch's connections (else kNoId).
+  std::uint32_t connection = kNoId;
   NcclRecord first;
+};
+
+// A batch of lexed lines and the connection lines read ahead among them.
+struct NcclLexedBatch {
+  std::span<const NcclLexedLine> lines;
+  std::span<const NcclConnectionReading> connections;
 };
 
 // Whether `msg` may hold "RCCL version", "librccl", "nranks"/"nRanks" or
@@ -57,15 +67,23 @@ class NcclLineLexer {
   // a few lines ahead while the memo looks lines up by hash (a log without
   // repeats), so the memo's tables are fetched before they are read.
   void lex_all(std::span<const std::string_view> lines, std::vector<NcclLexedLine>& out);
+  // The same, and every line of one connection record is also read ahead
+  // onto `connections` (work the reader would otherwise do itself: the
+  // pipeline asks for it when the reader is the slower of the two).
+  void lex_all(std::span<const std::string_view> lines, std::vector<NcclLexedLine>& out,
+               std::vector<NcclConnectionReading>& connections);
 
   // Drops the memo (a cache only) to free its memory.
   void forget() { memo_ = RepeatedLineMemo(); }
 
  private:
   NcclLexedLine lex(std::string_view line, std::optional<std::uint64_t> hash);
+  void lex_all(std::span<const std::string_view> lines, std::vector<NcclLexedLine>& out,
+               std::vector<NcclConnectionReading>* connections);
 
   RepeatedLineMemo memo_;
   NcclRecordScanner::FirstRecordCache first_record_;
+  NcclConnectionKeyHasher key_hash_;
   std::uint32_t next_id_ = 0;
   bool use_memo_ = true;
 };

@@ -73,11 +73,6 @@ std::vector<std::size_t> merge_lines(std::vector<std::size_t> a, const std::vect
   return a;
 }
 
-NcclConnectionKey key_of(const NcclChannelLine& c, std::string_view host, std::string_view pid) {
-  return {c.channel,  c.conn_index, c.from_rank, c.to_rank, c.receive ? 1 : 0, c.dev, c.proxy_rank.value_or(-1),
-          c.net_name, host,         pid};
-}
-
 NcclConnection connection_of(const NcclChannelLine& p, std::string_view host, std::size_t line) {
   NcclConnection c;
   c.channel = p.channel;
@@ -248,20 +243,16 @@ struct NcclLogParser::State {
   std::set<std::pair<std::string, std::string>> speed_seen;  // (host, name)
 
   void feed(const NcclLexedLine& lexed);
-  void feed_batch(std::span<const NcclLexedLine> lines);
+  void feed_batch(const NcclLexedBatch& batch);
   void feed_records(std::string_view line);
-  // A connection line read ahead of its turn (feed_batch): its parse and
-  // its key's hash depend only on the line, and hashing it early lets the
-  // index slot (a cache miss in a large table) arrive before it is probed.
-  struct Prepared {
-    std::string_view msg;  // the record it was read from
-    bool complete = false;
-    NcclChannelLine line;
-    std::uint64_t hash = 0;
-  };
-  std::array<Prepared, 8> ahead;
-  const Prepared* prepared = nullptr;  // for the line being fed, when read ahead
-  void prepare(const NcclLexedLine& lexed, Prepared& p);
+  // Connection lines read ahead of their turn (feed_batch), by the lexer or
+  // here: hashing a key early lets the index slot (a cache miss in a large
+  // table) arrive before it is probed.
+  NcclConnectionKeyHasher key_hash;
+  std::array<NcclConnectionReading, 8> read_here;
+  std::array<const NcclConnectionReading*, 8> ahead{};
+  const NcclConnectionReading* prepared = nullptr;  // for the line being fed, when read ahead
+  const NcclConnectionReading* prepare(const NcclLexedLine& lexed, const NcclLexedBatch& batch, std::size_t slot);
   void on_bare_line(std::string_view line);
   // What a line did, when doing it again would only count it again: a
   // repeat of the line (the lexer's memo id) is counted without reading.
@@ -376,26 +367,32 @@ void NcclLogParser::State::feed(const NcclLexedLine& lexed) {
   if (lexed.memo_id != NcclLexedLine::kNoId) note_repeatable(lexed.memo_id, repeatable);
 }
 
-void NcclLogParser::State::feed_batch(std::span<const NcclLexedLine> lines) {
+void NcclLogParser::State::feed_batch(const NcclLexedBatch& batch) {
   constexpr std::size_t kAhead = 4;  // < ahead.size()
-  for (std::size_t j = 0; j < std::min(kAhead, lines.size()); ++j) prepare(lines[j], ahead[j % ahead.size()]);
+  std::span<const NcclLexedLine> lines = batch.lines;
+  for (std::size_t j = 0; j < std::min(kAhead, lines.size()); ++j)
+    ahead[j % ahead.size()] = prepare(lines[j], batch, j % ahead.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i + kAhead < lines.size()) prepare(lines[i + kAhead], ahead[(i + kAhead) % ahead.size()]);
-    prepared = &ahead[i % ahead.size()];
+    std::size_t j = i + kAhead;
+    if (j < lines.size()) ahead[j % ahead.size()] = prepare(lines[j], batch, j % ahead.size());
+    prepared = ahead[i % ahead.size()];
     feed(lines[i]);
     prepared = nullptr;
   }
 }
 
-void NcclLogParser::State::prepare(const NcclLexedLine& lexed, Prepared& p) {
-  p.msg = {};
-  if (lexed.kind != NcclLexedLine::Kind::Records || lexed.more_records || !starts_like_channel_line(lexed.first.msg))
-    return;
-  p.msg = lexed.first.msg;
-  p.complete = read_nccl_channel_line(p.msg, p.line);
-  if (!p.complete || !p.line.net) return;
-  p.hash = conn_index.hash_of(key_of(p.line, lexed.first.host, lexed.first.pid));
-  conn_index.prefetch(p.hash);
+// The connection line `lexed` states, read by the lexer or now (into
+// read_here[slot]), its index slot on its way; nullptr when it is none.
+const NcclConnectionReading* NcclLogParser::State::prepare(const NcclLexedLine& lexed, const NcclLexedBatch& batch,
+                                                           std::size_t slot) {
+  if (lexed.kind != NcclLexedLine::Kind::Records || lexed.more_records) return nullptr;
+  const NcclConnectionReading* reading = nullptr;
+  if (lexed.connection < batch.connections.size())
+    reading = &batch.connections[lexed.connection];
+  else if (read_connection_ahead(lexed.first, read_here[slot], key_hash))
+    reading = &read_here[slot];
+  if (reading && reading->complete && reading->line.net) conn_index.prefetch(reading->key_hash);
+  return reading;
 }
 
 void NcclLogParser::State::note_repeatable(std::uint32_t memo_id, std::optional<Repeatable> what) {
@@ -542,8 +539,8 @@ bool NcclLogParser::State::on_connection(const NcclRecord& r, std::optional<Repe
   std::optional<NcclConnectionKey> key;
   std::uint64_t hash = 0;
   if (parsed.net) {
-    key = key_of(parsed, r.host, r.pid);
-    hash = ready ? prepared->hash : conn_index.hash_of(*key);
+    key = nccl_connection_key(parsed, r.host, r.pid);
+    hash = ready ? prepared->key_hash : key_hash(*key);
     if (!ready) conn_index.prefetch(hash);  // fetched while the ranks are added
   }
   add_rank(parsed.from_rank);
@@ -924,7 +921,11 @@ void NcclLogParser::feed(const NcclLexedLine& line) {
 }
 
 void NcclLogParser::feed(std::span<const NcclLexedLine> lines) {
-  state_->feed_batch(lines);
+  state_->feed_batch({lines, {}});
+}
+
+void NcclLogParser::feed(const NcclLexedBatch& batch) {
+  state_->feed_batch(batch);
 }
 
 NcclLogReport NcclLogParser::finish() {

@@ -145,6 +145,8 @@ class NcclLogParser {
   // same as feeding them one by one, with connection lines read a few
   // lines ahead so the connection index's memory is fetched in time.
   void feed(std::span<const NcclLexedLine> lines);
+  // The same, with the connection lines the lexer read ahead among them.
+  void feed(const NcclLexedBatch& batch);
   // The report for everything fed so far. May be called more than once,
   // and feeding may go on after it. The line memo, only a cache, is dropped
   // first, so that building the report does not add to its peak memory.
