@@ -112,10 +112,11 @@ TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 2}, Feed::Batches), expected);
   // Connection lines read by the lexing thread, by the parser, or by
   // either as the queue says; on one thread too.
-  for (auto who : {ConnectionsReadAhead::Always, ConnectionsReadAhead::Never, ConnectionsReadAhead::WhenCallerBehind}) {
-    EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, true, who}, Feed::Batches), expected);
-    EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, false, who}, Feed::Batches), expected);
-  }
+  // With the line memo or without, on either thread count.
+  for (auto who : {ConnectionsReadAhead::Always, ConnectionsReadAhead::Never, ConnectionsReadAhead::WhenCallerBehind})
+    for (auto memo : {LineMemoUse::Always, LineMemoUse::Never, LineMemoUse::WhenOneThread})
+      for (bool two_threads : {true, false})
+        EXPECT_EQ(through_pipeline(path, {kMaxLine, 2, two_threads, who, memo}, Feed::Batches), expected);
 }
 
 // A long run of repeats and of distinct connections past the cap: the
@@ -131,6 +132,10 @@ TEST(NcclLogPipeline, RepeatsAndDroppedConnections) {
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 3}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 3}, Feed::Batches), expected);
+  for (bool two_threads : {true, false})
+    EXPECT_EQ(through_pipeline(path, {kMaxLine, 3, two_threads, ConnectionsReadAhead::Always, LineMemoUse::Always},
+                               Feed::Batches),
+              expected);
 }
 
 // Connection lines with a rare token's letters ("Socket" holds 'o' and
@@ -147,6 +152,9 @@ TEST(NcclLogPipeline, RepeatedSocketLinesAreReadAgain) {
   EXPECT_EQ(report_of(parse_nccl_log(text)), expected);
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {}, Feed::Batches), expected);
+  EXPECT_EQ(
+      through_pipeline(path, {kMaxLine, 2, true, ConnectionsReadAhead::Always, LineMemoUse::Always}, Feed::Batches),
+      expected);
   auto r = parse_nccl_log(text);
   EXPECT_EQ(r.records, 15u);
   EXPECT_EQ(r.net_connections, 2u);

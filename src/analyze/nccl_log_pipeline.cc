@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "host/usable_cpus.h"
+
 namespace gdrcheck {
 namespace {
 
@@ -132,8 +134,9 @@ class RunCollector {
 // (the lexer looks ahead) and hands it on. The caller clears the batches
 // it gives back. Having had to wait for one means the caller is the slower
 // half just now: the next batch then has its connection lines read here.
-void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full, ConnectionsReadAhead read_ahead) {
-  NcclLineLexer lexer;
+void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full, const NcclPipelineOptions& options) {
+  NcclLineLexer lexer(options.memo == LineMemoUse::Always);
+  const ConnectionsReadAhead read_ahead = options.read_ahead;
   std::unique_ptr<Batch> owned = empty.pop();
   if (!owned) return;
   bool caller_behind = false;
@@ -156,11 +159,11 @@ void read_and_lex(LineSource& src, BatchQueue& empty, BatchQueue& full, Connecti
 // The same batches, made and handed on in turn on the calling thread: when
 // no second thread may be started (a process or thread limit) or one is
 // not wanted.
-void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t bytes, ConnectionsReadAhead read_ahead) {
-  NcclLineLexer lexer;
-  Batch batch(bytes);
+void read_and_lex_here(LineSource& src, const OnBatch& on_batch, const NcclPipelineOptions& options) {
+  NcclLineLexer lexer(options.memo != LineMemoUse::Never);
+  Batch batch(std::max(options.batch_bytes, kMaxLine));
   auto hand_on = [&]() -> Batch& {
-    batch.lex(lexer, read_ahead == ConnectionsReadAhead::Always);  // no one is behind
+    batch.lex(lexer, options.read_ahead == ConnectionsReadAhead::Always);  // no one is behind
     on_batch(batch.lexed());
     batch.clear();
     return batch;
@@ -173,8 +176,8 @@ void read_and_lex_here(LineSource& src, const OnBatch& on_batch, std::size_t byt
 }  // namespace
 
 void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPipelineOptions options) {
+  if (!options.second_thread || usable_cpus() < 2) return read_and_lex_here(src, on_batch, options);
   std::size_t bytes = std::max(options.batch_bytes, kMaxLine);
-  if (!options.second_thread) return read_and_lex_here(src, on_batch, bytes, options.read_ahead);
   BatchQueue empty, full;
   for (std::size_t i = 0; i < std::max<std::size_t>(options.batches, 2); ++i)
     empty.push(std::make_unique<Batch>(bytes));
@@ -183,7 +186,7 @@ void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPip
   try {
     reader = std::thread([&] {
       try {
-        read_and_lex(src, empty, full, options.read_ahead);
+        read_and_lex(src, empty, full, options);
       } catch (const CallerStopped&) {
       } catch (...) {
         reader_failure = std::current_exception();
@@ -191,7 +194,7 @@ void for_each_lexed_nccl_batch(LineSource& src, const OnBatch& on_batch, NcclPip
       full.close();
     });
   } catch (const std::system_error&) {
-    return read_and_lex_here(src, on_batch, bytes, options.read_ahead);  // no thread to be had: one is enough
+    return read_and_lex_here(src, on_batch, options);  // no thread to be had: one is enough
   }
   try {
     while (auto batch = full.pop()) {

@@ -34,13 +34,28 @@ enum class ConnectionsReadAhead {
   Never,   // the caller's parser, every line
 };
 
+// Whether the lexer keeps the repeated-line memo (repeated_line_memo.h).
+// On one thread it skips most of the work of a log whose lines repeat
+// (0.5 GiB: 0.97 → 0.59 s on one CPU). With two threads that work runs
+// beside the reading anyway, while the memo's learning (hashing and
+// tagging every connection line until it knows the lines do not repeat)
+// lands on the reading thread, the slower half: there it cost a log
+// without repeats 15 % and saved a repeating one 4–12 % (docs/performance.md).
+enum class LineMemoUse {
+  WhenOneThread,
+  Always,
+  Never,
+};
+
 struct NcclPipelineOptions {
   std::size_t batch_bytes = 256 * 1024;  // text per batch; at least kMaxLine
   std::size_t batches = 4;               // in flight between the two threads
   // false: the same batches, read and handed on in turn on this thread
-  // (also what happens when no thread can be started).
+  // (also what happens when no thread can be started, or when this process
+  // may run on one CPU only: host/usable_cpus.h).
   bool second_thread = true;
   ConnectionsReadAhead read_ahead = ConnectionsReadAhead::WhenCallerBehind;
+  LineMemoUse memo = LineMemoUse::WhenOneThread;
 };
 
 using OnBatch = std::function<void(const NcclLexedBatch&)>;

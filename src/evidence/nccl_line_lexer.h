@@ -1,9 +1,11 @@
 // The first, job-independent step of reading an NCCL log line: whether the
-// exact line was seen before (RepeatedLineMemo), and where its first
-// record is (NcclRecordScanner). Nothing here depends on what earlier lines
-// meant, only on their text, so `gdrcheck analyze` runs it on its own
-// thread ahead of the reader (NcclLogParser::feed(const NcclLexedLine&)),
-// which keeps what the job did.
+// exact line was seen before (RepeatedLineMemo, when the lexer keeps one),
+// where its first record is (NcclRecordScanner), and on request what its
+// connection line states (NcclConnectionReading). Nothing here depends on
+// what earlier lines meant, only on their text, so `gdrcheck analyze` runs
+// it on its own thread ahead of the reader (NcclLogParser::feed), which
+// keeps what the job did. (The memo pays on one thread only: see
+// LineMemoUse in analyze/nccl_log_pipeline.h.)
 //
 // The memo's ids name lines whose whole effect may be a count when they
 // come again: one INFO connection record with none of the rare tokens. The
