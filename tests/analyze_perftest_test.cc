@@ -216,8 +216,32 @@ TEST(AnalyzePerftest, JsonFileHasNoUnitSoNoComparison) {
   EXPECT_DOUBLE_EQ(r.report.rows[0].bw_average, 2229.27);
   EXPECT_EQ(a.status, Status::Unknown);
   EXPECT_TRUE(any_note(a, "does not record its unit"));
+  // No "cuda_device": host memory, or an older perftest's CUDA run.
+  EXPECT_TRUE(has(a.verdict, "names no GPU memory")) << a.verdict;
+  EXPECT_FALSE(has(a.verdict, "host memory only")) << a.verdict;
   Artifact bad = analyze_text("bad.json", "{\"test_info\": {}, \"results\": {\"MsgSize\": -1}}");
   EXPECT_FALSE(bad.error.empty());
+}
+
+// perftest before 24.01 wrote --out_json with unquoted keys (#216): read,
+// and a latency test proves nothing about bandwidth or GPUDirect RDMA.
+TEST(AnalyzePerftest, OldUnquotedJsonLatencyFile) {
+  Artifact a = analyze_file(test_data("perftest/perftest-216-old-out-json-latency-rxe0.json"));
+  ASSERT_TRUE(a.error.empty()) << a.error;
+  EXPECT_EQ(a.kind, ArtifactKind::Perftest);
+  EXPECT_EQ(a.status, Status::Unknown);
+  EXPECT_TRUE(has(a.verdict, "latency test")) << a.verdict;
+  EXPECT_EQ(a.perftest->runs[0].report.device, "rxe0");
+}
+
+// "cuda_device" (perftest 24.10+) says GPU memory was used.
+TEST(AnalyzePerftest, JsonWithCudaDeviceIsGpuMemory) {
+  std::string text = read_test_data("perftest/perftest-json-rdma-write-mlx5_11.json");
+  text.replace(text.find("\"rdma_cm_QPs\""), 0, "\"cuda_device\": 0,\n    ");
+  Artifact a = analyze_text("cuda.json", text);
+  ASSERT_TRUE(a.error.empty()) << a.error;
+  EXPECT_TRUE(has(a.verdict, "GPU memory")) << a.verdict;
+  EXPECT_FALSE(has(a.verdict, "names no GPU memory")) << a.verdict;
 }
 
 TEST(AnalyzePerftest, CutBeforeResultsIsUnknown) {

@@ -68,6 +68,40 @@ TEST(PerftestOutput, JsonFile) {
   EXPECT_NEAR(*r.average_gbits(), 2229.27 * 1048576 * 8 / 1e9, 1e-9);
 }
 
+// GPU memory as the JSON records it (perftest 24.10+: "cuda_device"); a
+// file without it names no memory.
+TEST(PerftestOutput, JsonGpuMemory) {
+  std::string host = read_test_data("perftest/perftest-json-rdma-write-mlx5_11.json");
+  EXPECT_FALSE(parse_perftest_json(host, PerftestUnit::MBytes).gpu_buffer);
+  std::string cuda = host;
+  cuda.replace(cuda.find("\"rdma_cm_QPs\""), 0, "\"cuda_device\": 3,\n    ");
+  EXPECT_TRUE(parse_perftest_json(cuda, PerftestUnit::MBytes).gpu_buffer);
+  std::string rocm = host;
+  std::string off = "\"Use_ROCm_memory\": \"OFF\"";
+  rocm.replace(rocm.find(off), off.size(), "\"Use_ROCm_memory\": \"ON\"");
+  EXPECT_TRUE(parse_perftest_json(rocm, PerftestUnit::MBytes).gpu_buffer);
+}
+
+// The unquoted file of perftest before 24.01: a latency test has no rows.
+TEST(PerftestOutput, OldUnquotedJson) {
+  PerftestReport lat =
+      parse_perftest_json(read_test_data("perftest/perftest-216-old-out-json-latency-rxe0.json"), PerftestUnit::Gbits);
+  EXPECT_EQ(lat.test, "RDMA_Write_Latency_Test");
+  EXPECT_EQ(lat.device, "rxe0");
+  EXPECT_TRUE(lat.rows.empty());
+  EXPECT_FALSE(lat.average_gbits());
+  PerftestReport bw = parse_perftest_json(
+      "{\ntest_info: {\ntest: RDMA_Write_BW_Test,\nDevice: \"mlx5_0\",\n},\nresults: {\nMsgSize: 65536,\n"
+      "n_iterations: 5000,\nBW_peak: 96.51,\nBW_average: 96.48,\nMsgRate: 0.184021,\n},\n}\n",
+      PerftestUnit::Gbits);
+  ASSERT_EQ(bw.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(*bw.average_gbits(), 96.48);
+  // A bandwidth test without its figure is still refused.
+  EXPECT_THROW(parse_perftest_json("{\ntest_info: {\ntest: RDMA_Write_BW_Test,\n},\nresults: {\nMsgSize: 1,\n},\n}\n",
+                                   PerftestUnit::Gbits),
+               std::invalid_argument);
+}
+
 TEST(PerftestOutput, BadJsonNamesTheProblem) {
   EXPECT_THROW(parse_perftest_json("not json", PerftestUnit::Gbits), std::invalid_argument);
   EXPECT_THROW(parse_perftest_json("{}", PerftestUnit::Gbits), std::invalid_argument);

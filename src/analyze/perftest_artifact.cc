@@ -170,6 +170,7 @@ void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides&
           ? "GPU memory" + (r.report.gpu_name.empty() ? std::string() : " (" + printable(r.report.gpu_name) + ")")
       : r.command_rocm ? std::string("GPU memory (--use_rocm on the command line)")
       : r.command_cuda ? std::string("GPU memory (--use_cuda on the command line)")
+      : p.json         ? std::string("memory not recorded")
       : !r.start_shown ? std::string("memory not shown")
                        : std::string("host memory");
   if (r.report.rows.empty()) {
@@ -188,7 +189,15 @@ void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides&
       r.average_gbits ? gbits_text(*r.average_gbits) : fixed(judged.bw_average, 2) + " (unit not recorded)";
   r.verdict = run_name(r) + ", " + memory + ": average " + figure + " at " + bytes_text(judged.bytes);
   note_sweep(r);
-  if (!gpu && !r.start_shown) {
+  if (!gpu && p.json) {
+    r.status = Status::Unknown;
+    r.verdict +=
+        " — the JSON names no GPU memory: host memory, or GPU memory with a perftest older than 24.10, which did "
+        "not record it";
+    r.notes.push_back(
+        "perftest 24.10 and later write \"cuda_device\" into --out_json for a --use_cuda run; or paste the text "
+        "output from its first line");
+  } else if (!gpu && !r.start_shown) {
     r.status = Status::Unknown;
     r.verdict +=
         " — the paste starts below the lines where perftest says whether it used GPU memory: this may test the "

@@ -141,7 +141,9 @@ PerftestPaste read_json(std::string_view text) {
   run.first_line = 1;
   run.report = parse_perftest_json(text, PerftestUnit::Unknown);
   run.latency = contains(run.report.test, "Lat");
-  run.start_shown = contains(text, "\"test_info\"");  // a whole file, not a cut paste
+  // The file names GPU memory, or nothing: then it cannot tell host memory
+  // from an older perftest's CUDA run (judge_run says so).
+  run.start_shown = run.report.gpu_buffer;
   p.runs.push_back(std::move(run));
   for (char c : text) p.lines += c == '\n';
   return p;
@@ -152,8 +154,9 @@ PerftestPaste read_json(std::string_view text) {
 bool looks_like_perftest(std::string_view head) {
   std::string_view t = trim(head);
   while (!t.empty() && (t.front() == '\n' || t.front() == ' ')) t.remove_prefix(1);
-  if (!t.empty() && t.front() == '{')
-    return contains(t, "\"test_info\"") || (contains(t, "\"results\"") && contains(t, "\"BW_average\""));
+  if (!t.empty() && t.front() == '{')  // standard JSON, or the unquoted form before perftest 24.01
+    return contains(t, "\"test_info\"") || contains(t, "\ntest_info:") ||
+           (contains(t, "results") && (contains(t, "BW_average") || contains(t, "t_avg")));
   if (contains(head, "* Waiting for client to connect... *") || contains(head, "Couldn't create IB resources") ||
       contains(head, "Failed to exchange data between server and clients") || contains(head, "cuMemAlloc() of a") ||
       contains(head, "allocated GPU buffer"))

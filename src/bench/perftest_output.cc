@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "bench/perftest_loose_json.h"
 #include "host/text_numbers.h"
 #include "host/untrusted_json.h"
 
@@ -171,13 +172,33 @@ PerftestReport parse_perftest_text(std::string_view text) {
   return r;
 }
 
-PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
-  nlohmann::json j;
+namespace {
+
+// Standard JSON (perftest 24.01+), or the unquoted form older releases
+// wrote (perftest_loose_json.h).
+nlohmann::json perftest_json(std::string_view text) {
   try {
-    j = parse_untrusted_json(text, "perftest output", "perftest report");
+    return parse_untrusted_json(text, "perftest output", "perftest report");
   } catch (const InputError& e) {
+    if (auto loose = read_perftest_loose_json(text)) return *loose;
     throw std::invalid_argument(e.problem());
   }
+}
+
+// GPU memory, as the JSON records it: "cuda_device" from perftest 24.10
+// (src/perftest_parameters.c:print_report_bw@24.10.0-0.66), "musa_device"
+// and "Use_MUSA_memory" later, "Use_ROCm_memory" since the file exists.
+// Before 24.10 a CUDA run left no trace in the file.
+void read_memory(const nlohmann::json& info, PerftestReport& r) {
+  auto on = [&info](const char* key) { return info.contains(key) && info[key] == "ON"; };
+  r.gpu_buffer =
+      info.contains("cuda_device") || info.contains("musa_device") || on("Use_ROCm_memory") || on("Use_MUSA_memory");
+}
+
+}  // namespace
+
+PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
+  nlohmann::json j = perftest_json(text);
   if (!j.is_object()) throw std::invalid_argument("not a JSON object");
   if (!j.contains("results") || !j["results"].is_object()) throw std::invalid_argument("no \"results\" object");
   const auto& res = j["results"];
@@ -189,15 +210,6 @@ PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
   PerftestReport r;
   r.unit = unit;
   r.has_header = true;
-  PerftestRow row;
-  auto bytes = res.contains("MsgSize") ? json_count<unsigned long long>(res["MsgSize"]) : std::nullopt;
-  if (!bytes) throw std::invalid_argument("\"results\".\"MsgSize\" missing or not a byte count");
-  row.bytes = *bytes;
-  if (res.contains("n_iterations")) row.iterations = json_count<unsigned long long>(res["n_iterations"]).value_or(0);
-  row.bw_peak = res.contains("BW_peak") && res["BW_peak"].is_number() ? res["BW_peak"].get<double>() : 0;
-  row.bw_average = number("BW_average");
-  if (res.contains("MsgRate") && res["MsgRate"].is_number()) row.msg_rate_mpps = res["MsgRate"].get<double>();
-  r.rows.push_back(row);
   if (j.contains("test_info") && j["test_info"].is_object()) {
     const auto& info = j["test_info"];
     auto text_of = [&info](const char* key) {
@@ -208,9 +220,20 @@ PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
     r.link_type = text_of("Link_type");
     r.bidirectional = r.test.find("Bidirectional") != std::string::npos;
     if (info.contains("Number_of_qps")) r.qps = json_count<int>(info["Number_of_qps"]);
-    std::string cuda = text_of("Use_CUDA_memory");
-    r.gpu_buffer = cuda == "ON";
+    read_memory(info, r);
   }
+  PerftestRow row;
+  auto bytes = res.contains("MsgSize") ? json_count<unsigned long long>(res["MsgSize"]) : std::nullopt;
+  if (!bytes) throw std::invalid_argument("\"results\".\"MsgSize\" missing or not a byte count");
+  row.bytes = *bytes;
+  // A latency test ("RDMA_Write_Latency_Test": t_min, t_avg, ...) has no
+  // bandwidth row.
+  if (r.test.find("Latency") != std::string::npos && !res.contains("BW_average")) return r;
+  if (res.contains("n_iterations")) row.iterations = json_count<unsigned long long>(res["n_iterations"]).value_or(0);
+  row.bw_peak = res.contains("BW_peak") && res["BW_peak"].is_number() ? res["BW_peak"].get<double>() : 0;
+  row.bw_average = number("BW_average");
+  if (res.contains("MsgRate") && res["MsgRate"].is_number()) row.msg_rate_mpps = res["MsgRate"].get<double>();
+  r.rows.push_back(row);
   return r;
 }
 

@@ -32,6 +32,9 @@ struct PerftestReport {
   std::optional<int> qps;
   // CUDA: the buffer was allocated in GPU memory ("cuMemAlloc() ... GPU
   // buffer", "allocated GPU buffer", DMA-BUF lines).
+  // The JSON file: "cuda_device" (24.10+), ROCm or MUSA memory; a JSON
+  // without them is host memory, or a CUDA run of a perftest older than
+  // 24.10, which did not record it.
   bool gpu_buffer = false;
   bool dmabuf = false;
   std::string gpu_name;  // "NVIDIA A30" from "device name = [...]"
@@ -47,8 +50,10 @@ struct PerftestReport {
 
 PerftestReport parse_perftest_text(std::string_view text);
 
-// `--out_json` content. Throws std::invalid_argument naming the problem
-// (not JSON, no "results" object, a missing or non-numeric figure).
+// `--out_json` content, standard JSON or the unquoted form of perftest
+// before 24.01 (perftest_loose_json.h). A latency test's has no rows.
+// Throws std::invalid_argument naming the problem (not JSON, no "results"
+// object, a missing or non-numeric figure).
 PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit);
 
 // Converts a figure in `unit` to Gb/s; nullopt for Unknown.
