@@ -401,6 +401,14 @@ TEST(AnalyzeDamagedNcclLog, NcclTests245OfiPluginDisablesGdr) {
   EXPECT_NE(r.reason("gdr_disabled_plugin"), nullptr);
   EXPECT_EQ(r.net_connections, 0u);
   EXPECT_EQ(r.reason("gdr_enabled_unused"), nullptr);
+  // No "Using network" line and no connection: the network is unknown, and
+  // the text says what the lines do show.
+  std::string text = render_analyze_text({a}, false);
+  EXPECT_TRUE(has(text, "network: unknown (lines from NET/OFI: loaded or tried; no line says which network NCCL used)"))
+      << text;
+  // Where a network is known, no such note.
+  Artifact used = paste("nccl-899-container-hosts-gdr-disabled-no-module-cut.log");
+  EXPECT_FALSE(has(render_analyze_text({used}, false), "loaded or tried"));
 }
 
 }  // namespace

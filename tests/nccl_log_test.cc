@@ -477,6 +477,10 @@ TEST(NcclLogRealLogs, OfiPluginDisablesGdr) {
   EXPECT_EQ(r.verdict, GdrVerdict::No);
   EXPECT_EQ(lines_of(r, "gdr_disabled_plugin"), (Lines{1, 3}));
   EXPECT_EQ(r.ranks, 2);
+  // The OFI plugin's lines say it was loaded, not that NCCL used it: the
+  // network stays unknown, and the module is named.
+  EXPECT_EQ(r.net_transport, "");
+  EXPECT_EQ(r.net_modules, Hosts{"OFI"});
 }
 
 TEST(NcclLogRealLogs, Nccl247DistanceInOldScale) {

@@ -205,7 +205,7 @@ bool looks_like_nccl_log(std::string_view head) {
 struct NcclLogParser::State {
   std::optional<NcclVersion> assumed, current;
   std::size_t line_no = 0, records = 0, cut_lines = 0, intra = 0;
-  std::vector<std::string> versions, hosts, devices, interfaces;
+  std::vector<std::string> versions, hosts, devices, interfaces, net_modules;
   std::set<std::string> glued_hosts;  // "-1node7": a host with another writer's text in front
   // Every record names its host: a hash set keeps that lookup O(1) on
   // logs of hundreds of hosts (the vector keeps first-seen order), and the
@@ -658,6 +658,7 @@ void NcclLogParser::State::on_warning(std::string_view msg) {
 // Everything else that matters: the network chosen, device lists, why IB
 // could not start, plugin GDR statements, the ring summary.
 void NcclLogParser::State::on_network_info(std::string_view msg) {
+  add_name(net_modules, net_of_message(msg));
   if (on_network_choice(msg)) return;
   on_device_list(msg);
   on_ib_failure(msg);
@@ -878,6 +879,7 @@ NcclLogReport NcclLogParser::State::report() const {
   for (const auto& g : glued_hosts) add_name(r.hosts, resolve_host(g));
   std::sort(r.hosts.begin(), r.hosts.end());
   r.net_devices = devices;
+  r.net_modules = net_modules;
   r.socket_interfaces = interfaces;
   r.net_device_speeds = speeds;
   for (auto& d : r.net_device_speeds) d.host = resolve_host(d.host);

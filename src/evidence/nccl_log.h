@@ -101,10 +101,13 @@ struct NcclLogReport {
   std::string nccl_version;           // first version printed, as printed
   std::vector<std::string> versions;  // every distinct version, in order
   bool rccl = false;
-  int ranks = 0;                                      // largest nranks printed, else distinct ranks seen
-  std::vector<std::string> hosts;                     // from line prefixes, sorted; masked ones left out
-  std::string net_transport;                          // "IB", "Socket", a plugin name; "" unknown
-  std::vector<std::string> net_devices;               // "mlx5_0:1/IB" from "NET/IB : Using"
+  int ranks = 0;                         // largest nranks printed, else distinct ranks seen
+  std::vector<std::string> hosts;        // from line prefixes, sorted; masked ones left out
+  std::string net_transport;             // "IB", "Socket", a plugin name; "" unknown
+  std::vector<std::string> net_devices;  // "mlx5_0:1/IB" from "NET/IB : Using"
+  // The NET/<name> modules the log's messages come from ("OFI", "IB",
+  // "Plugin"): loaded or tried, which alone does not say NCCL used them.
+  std::vector<std::string> net_modules;
   std::vector<std::string> socket_interfaces;         // "eth0:10.0.0.1<0>"
   std::vector<NcclNetDeviceSpeed> net_device_speeds;  // in order seen; empty when the log prints none
   std::vector<NcclConnection> connections;            // deduplicated, in order seen

@@ -26,6 +26,7 @@ json nccl_log_json(const NcclLogReport& r, bool detail) {
             {"hosts", r.hosts},
             {"net_transport", r.net_transport.empty() ? json(nullptr) : json(r.net_transport)},
             {"net_devices", r.net_devices},
+            {"net_modules", r.net_modules},
             {"net_connections", r.net_connections},
             {"gdr_connections", r.gdr_connections},
             {"gdr", gdr_verdict_name(r.verdict)},

@@ -55,6 +55,9 @@ void write_log(std::ostream& out, const NcclLogReport& r, bool detail) {
   out << "; " << r.ranks << " ranks";
   if (!r.hosts.empty()) out << "; lines from " << r.hosts.size() << " host(s): " << listed(r.hosts);
   out << "\n  network: " << (r.net_transport.empty() ? "unknown" : safe_line(r.net_transport));
+  if (r.net_transport.empty() && !r.net_modules.empty())
+    out << " (lines from NET/" << listed(r.net_modules, ", NET/")
+        << ": loaded or tried; no line says which network NCCL used)";
   if (!r.net_devices.empty()) out << " (" << listed(r.net_devices, " ") << ")";
   if (!r.socket_interfaces.empty()) out << " sockets " << listed(r.socket_interfaces, " ");
   out << "\n";
