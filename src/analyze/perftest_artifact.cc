@@ -146,6 +146,13 @@ void note_sweep(PerftestRun& r) {
                     "; the largest message's is the one judged");
 }
 
+// The run proves nothing about GPUDirect RDMA: why, and what would decide.
+void undecided(PerftestRun& r, const std::string& why, const std::string& what_decides) {
+  r.status = Status::Unknown;
+  r.verdict += " — " + why;
+  r.notes.push_back(what_decides);
+}
+
 void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides& bandwidth) {
   if (r.cpu_frequency_warning)
     r.notes.push_back("perftest warned that the CPU frequency is not at its maximum: its figures can read low");
@@ -190,21 +197,17 @@ void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides&
   r.verdict = run_name(r) + ", " + memory + ": average " + figure + " at " + bytes_text(judged.bytes);
   note_sweep(r);
   if (!gpu && p.json) {
-    r.status = Status::Unknown;
-    r.verdict +=
-        " — the JSON names no GPU memory: host memory, or GPU memory with a perftest older than 24.10, which did "
-        "not record it";
-    r.notes.push_back(
-        "perftest 24.10 and later write \"cuda_device\" into --out_json for a --use_cuda run; or paste the text "
-        "output from its first line");
+    undecided(r,
+              "the JSON names no GPU memory: host memory, or GPU memory with a perftest older than 24.10, which did "
+              "not record it",
+              "perftest 24.10 and later write \"cuda_device\" into --out_json for a --use_cuda run; or paste the "
+              "text output from its first line");
   } else if (!gpu && !r.start_shown) {
-    r.status = Status::Unknown;
-    r.verdict +=
-        " — the paste starts below the lines where perftest says whether it used GPU memory: this may test the "
-        "RDMA link only";
-    r.notes.push_back(
-        "paste the command line and perftest's output from its first line: --use_cuda (or its CUDA lines) decides "
-        "whether GPUDirect RDMA was tested");
+    undecided(r,
+              "the paste starts below the lines where perftest says whether it used GPU memory: this may test the "
+              "RDMA link only",
+              "paste the command line and perftest's output from its first line: --use_cuda (or its CUDA lines) "
+              "decides whether GPUDirect RDMA was tested");
   } else if (gpu) {
     r.status = Status::Ok;
     r.verdict += " — the NIC read/wrote GPU memory directly: GPUDirect RDMA works on this side";
@@ -212,9 +215,8 @@ void judge_run(PerftestRun& r, const PerftestPaste& p, const BandwidthOverrides&
     if (r.report.gpu_buffer == false && (r.command_cuda || r.command_rocm))
       r.notes.push_back("the CUDA/ROCm lines are not in the paste: GPU memory is taken from the command line");
   } else {
-    r.status = Status::Unknown;
-    r.verdict += " — host memory only: this tests the RDMA link, not GPUDirect RDMA";
-    r.notes.push_back("rerun with --use_cuda=<GPU index> (and the GPU nearest the NIC) to test GPUDirect RDMA");
+    undecided(r, "host memory only: this tests the RDMA link, not GPUDirect RDMA",
+              "rerun with --use_cuda=<GPU index> (and the GPU nearest the NIC) to test GPUDirect RDMA");
   }
   if (r.vs_port && r.vs_port->status == Status::Critical) {
     r.status = Status::Warning;
