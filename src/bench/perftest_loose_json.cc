@@ -5,18 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "evidence/log_scan.h"
+
 namespace gdrcheck {
 namespace {
+
+using scan::trim;
 
 constexpr std::size_t kMaxDepth = 4;       // perftest nests two levels
 constexpr std::size_t kMaxMembers = 4096;  // perftest writes a few dozen
 constexpr std::size_t kMaxKey = 64;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 bool key_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ' ';
