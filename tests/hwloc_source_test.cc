@@ -413,6 +413,20 @@ TEST(HwlocXmlDeclarations, LibxmlRequestedByEnvironmentIsIgnored) {
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 4u);
 }
 
+// hwloc stores these numbers as written; 7 and 9 name no bridge or OS
+// device type (found by fuzzing: reading them as the enum is undefined
+// behaviour, which the sanitizer build reports).
+TEST(HwlocXmlDeclarations, BridgeAndDeviceTypesWithoutANameLoad) {
+  std::string text = testing::read_test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+  for (std::size_t at = 0; (at = text.find("bridge_type=\"0-1\"", at)) != std::string::npos;)
+    text.replace(at, 17, "bridge_type=\"7-1\"");
+  for (std::size_t at = 0; (at = text.find("osdev_type=\"3\"", at)) != std::string::npos;)
+    text.replace(at, 14, "osdev_type=\"9\"");
+  Topology t = read_hwloc_xml_text(text, "types.xml");
+  EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 4u);
+  for (const auto& n : t.nodes) EXPECT_NE(n.kind, PciNode::Kind::HostBridge);  // 7 is not "host"
+}
+
 TEST(HwlocXmlFiles, FifoAndDeviceFailFast) {
   std::string fifo = testing::scratch_dir() + "/topo.xml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);

@@ -5,17 +5,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 
+#include "host/address_space_limit.h"
 #include "host/isolated_call.h"
 #include "host/pci_names.h"
 #include "host/root_audit.h"
 #include "host/sysfs_values.h"
 #include "host/text_format.h"
 #include "host/user_file.h"
+#include "topology/hwloc_index_bounds.h"
 #include "topology/input_error.h"
 #include "topology/path_evidence.h"
 
@@ -47,7 +50,6 @@ class ScopedEnv {
 // Long enough for hwloc to read the largest topology file we accept (64
 // MiB) on a slow machine; a recorded root of a big node takes well under a
 // second.
-constexpr std::chrono::milliseconds kHwlocProbeLimit{60'000};
 
 using HwlocTopo = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
 
@@ -120,6 +122,18 @@ void copy_pci_ids(PciNode& n, const hwloc_obj_attr_u::hwloc_pcidev_attr_s& p) {
   if (p.linkspeed > 0) n.link.gbytes_per_s = p.linkspeed;
 }
 
+// hwloc's XML reader stores bridge_type and osdev_type numbers as they are
+// written, so a file can hold a value none of the enum's names has; reading
+// it as the enum would be undefined behaviour. The value is read as the
+// integer it is.
+template <typename Enum>
+int stored_value(const Enum& e) {
+  static_assert(sizeof(Enum) == sizeof(int));
+  int value = 0;
+  std::memcpy(&value, &e, sizeof value);
+  return value;
+}
+
 std::string host_bridge_label(const hwloc_obj_t o) {
   char buf[32];
   const auto& d = o->attr->bridge.downstream.pci;
@@ -139,7 +153,7 @@ struct Converter {
     if (o->type == HWLOC_OBJ_BRIDGE) {
       PciNode n;
       n.parent = parent;
-      if (o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST) {
+      if (stored_value(o->attr->bridge.upstream_type) == HWLOC_OBJ_BRIDGE_HOST) {
         n.kind = PciNode::Kind::HostBridge;
         n.label = host_bridge_label(o);
         n.locality = locality_of(topo, o);
@@ -156,7 +170,7 @@ struct Converter {
       if (parent < 0) n.locality = locality_of(topo, o);  // function on a root bus without host bridge object
       self = out.add_node(std::move(n));
     } else if (o->type == HWLOC_OBJ_OS_DEVICE) {
-      if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS && parent >= 0 && o->name)
+      if (stored_value(o->attr->osdev.type) == HWLOC_OBJ_OSDEV_OPENFABRICS && parent >= 0 && o->name)
         rdma_names[parent].push_back(o->name);
       return;
     }
@@ -330,7 +344,9 @@ void note_missing_rdma_class(Topology& t, const Root& root) {
     t.notes.push_back("some Mellanox functions have no RDMA device in /sys/class/infiniband");
 }
 
-Topology load_sysfs_in_process(const Root& root, const DeviceSelection& extra) {
+}  // namespace
+
+Topology load_sysfs_topology_unprobed(const Root& root, const DeviceSelection& extra) {
   HwlocTopo topo = new_topology();
   {
     ScopedEnv env;
@@ -338,9 +354,11 @@ Topology load_sysfs_in_process(const Root& root, const DeviceSelection& extra) {
     // The x86 backend would read this host's CPUID, not the recorded one.
     env.set("HWLOC_COMPONENTS", "-x86");
     env.set("HWLOC_HIDE_ERRORS", "1");
+    AddressSpaceGrowthLimit memory(kHwlocLoadMemory);
     if (hwloc_topology_load(topo.get()) != 0)
       throw InputError(root.dir(), "hwloc could not read a topology from this root");
   }
+  refuse_impossible_os_indexes(topo.get(), root.dir());
   std::string source = root.is_live() ? "/" : root.dir();
   Topology t = convert(topo.get(), SourceKind::Sysfs, source, extra);
   enrich_from_sysfs(t, root);
@@ -351,7 +369,7 @@ Topology load_sysfs_in_process(const Root& root, const DeviceSelection& extra) {
   return t;
 }
 
-Topology load_xml_in_process(const std::string& text, const std::string& source, const DeviceSelection& extra) {
+Topology load_hwloc_xml_unprobed(const std::string& text, const std::string& source, const DeviceSelection& extra) {
   HwlocTopo topo = new_topology();
   // hwloc picks its XML reader once per process, from these variables, at
   // the first XML load; HWLOC_LIBXML would override HWLOC_LIBXML_IMPORT.
@@ -361,11 +379,18 @@ Topology load_xml_in_process(const std::string& text, const std::string& source,
   env.set("HWLOC_HIDE_ERRORS", "1");
   // From memory: hwloc opens no file, so nothing can be swapped in between
   // our checks and its read.
-  if (hwloc_topology_set_xmlbuffer(topo.get(), text.data(), static_cast<int>(text.size())) != 0 ||
-      hwloc_topology_load(topo.get()) != 0)
+  if (hwloc_topology_set_xmlbuffer(topo.get(), text.data(), static_cast<int>(text.size())) != 0)
     throw InputError(source, "not a topology hwloc can load (hwloc XML v1/v2 expected)");
+  {
+    AddressSpaceGrowthLimit memory(kHwlocLoadMemory);
+    if (hwloc_topology_load(topo.get()) != 0)
+      throw InputError(source, "not a topology hwloc can load (hwloc XML v1/v2 expected)");
+  }
+  refuse_impossible_os_indexes(topo.get(), source);
   return convert(topo.get(), SourceKind::HwlocXml, source, extra);
 }
+
+namespace {
 
 // hwloc 2.9 segfaults on some malformed XML even with its own minimal
 // reader (a NUMANode nested under a v1 Socket, found by fuzzing) and its
@@ -382,12 +407,12 @@ void probe_in_child(const std::function<void()>& load, const std::string& source
 }  // namespace
 
 Topology read_sysfs_topology(const Root& root, const DeviceSelection& extra) {
-  if (root.is_live()) return load_sysfs_in_process(root, extra);
+  if (root.is_live()) return load_sysfs_topology_unprobed(root, extra);
   // hwloc opens files under HWLOC_FSROOT with plain openat(): a link out of
   // a recorded tree would be read on this machine, as root.
   audit_root_for_hwloc(root);
-  probe_in_child([&] { load_sysfs_in_process(root, extra); }, root.dir());
-  return load_sysfs_in_process(root, extra);
+  probe_in_child([&] { load_sysfs_topology_unprobed(root, extra); }, root.dir());
+  return load_sysfs_topology_unprobed(root, extra);
 }
 
 bool looks_like_hwloc_xml(std::string_view text) {
@@ -427,8 +452,8 @@ Topology read_hwloc_xml_text(const std::string& text, const std::string& source,
   refuse_xml_declarations(text, source);
   if (text.size() > kMaxTopologyFile)
     throw InputError(source, "larger than " + std::to_string(kMaxTopologyFile >> 20) + " MiB; not a topology file");
-  probe_in_child([&] { load_xml_in_process(text, source, extra); }, source);
-  return load_xml_in_process(text, source, extra);
+  probe_in_child([&] { load_hwloc_xml_unprobed(text, source, extra); }, source);
+  return load_hwloc_xml_unprobed(text, source, extra);
 }
 
 Topology read_hwloc_xml(const std::string& path, const DeviceSelection& extra) {

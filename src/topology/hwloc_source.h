@@ -3,6 +3,7 @@
 // file. One adapter serves both, so live and recorded hosts are read alike.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,12 @@ struct DeviceSelection {
 // No real topology file is near this; larger input is refused, not cut.
 inline constexpr std::size_t kMaxTopologyFile = 64u << 20;  // 64 MiB
 
+// How long hwloc may take over one input in its probe child, and how much
+// address space one load may add (the largest real topologies take hwloc
+// about 10 MB; see host/address_space_limit.h).
+inline constexpr std::chrono::milliseconds kHwlocProbeLimit{60'000};
+inline constexpr std::size_t kHwlocLoadMemory = std::size_t{256} << 20;
+
 // A recorded root (not the live "/") is audited first (host/root_audit.h):
 // hwloc is handed no tree with a link out of it or a FIFO or device in it.
 // Throws InputError naming the root and the offending path.
@@ -43,5 +50,15 @@ Topology read_hwloc_xml_text(const std::string& text, const std::string& source,
 // DOCTYPE with its own declarations ("[...]"). lstopo's own
 // <!DOCTYPE topology SYSTEM "hwloc2.dtd"> passes.
 void refuse_xml_declarations(std::string_view text, const std::string& source);
+
+// The loads read_sysfs_topology() and read_hwloc_xml_text() make in this
+// process once a forked copy has made them without crashing or hanging
+// (hwloc 2.9 crashes on some malformed XML and can loop on a crafted
+// tree). Only for input already audited (audit_root_for_hwloc,
+// refuse_xml_declarations) and loaded by such a copy, or for this machine's
+// own sysfs: the fuzz targets keep one copy for many inputs instead of
+// forking one per load. Throw InputError.
+Topology load_sysfs_topology_unprobed(const Root& root, const DeviceSelection& extra = {});
+Topology load_hwloc_xml_unprobed(const std::string& text, const std::string& source, const DeviceSelection& extra = {});
 
 }  // namespace gdrcheck
