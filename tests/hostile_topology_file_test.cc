@@ -9,7 +9,9 @@
 
 #include <string>
 
+#include "host/address_space_limit.h"
 #include "hostile_run.h"
+#include "recorded_fixtures.h"
 
 namespace gdrcheck::testing {
 namespace {
@@ -78,6 +80,29 @@ TEST(HostileNodeTopo, FifoTopologyAndBadEditFilesAreRefusedNamingTheFile) {
   HostileResult r = run_hostile(edit);
   EXPECT_TRUE(ran_safely(r, d));
   EXPECT_NE(r.exit_code, 0);
+}
+
+// hwloc sizes its bitmaps by the largest CPU or NUMA-node number: one near
+// 2^32 in a 200 KB file took 0.5-1 GiB before the address-space limit.
+// Each file is refused naming the object, and stays small.
+TEST(HostileNodeTopo, ImpossibleCpuAndNodeNumbersAreRefusedAndStaySmall) {
+  if (sanitizer_reserves_address_space()) GTEST_SKIP() << "no address-space limit in a sanitizer build";
+  HostileDir d;
+  std::string real = read_test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string text = real;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  std::string pu = d.write("pu.xml", edited("type=\"PU\" os_index=\"0\"", "type=\"PU\" os_index=\"4294967290\""));
+  std::string numa =
+      d.write("numa.xml", edited("type=\"NUMANode\" os_index=\"0\"", "type=\"NUMANode\" os_indey=\"0\""));
+  for (const auto& file : {pu, numa}) {
+    HostileResult r = run_hostile({"topo", file});
+    EXPECT_TRUE(refused_naming(r, d, file));
+    EXPECT_NE(r.err.find("os_index"), std::string::npos) << r.err;
+    EXPECT_LT(r.peak_rss_kib, 200 * 1024) << file;
+  }
 }
 
 TEST(HostileCrosscheck, LogNamesNeverReachTheTerminal) {
