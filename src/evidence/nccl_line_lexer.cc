@@ -80,8 +80,7 @@ void NcclLineLexer::lex_all(std::span<const std::string_view> lines, std::vector
     auto& hash = ahead[i % ahead.size()];
     NcclLexedLine& lexed = out.emplace_back(lex(lines[i], hash));
     hash.reset();
-    if (connections && lexed.kind == NcclLexedLine::Kind::Records && !lexed.more_records &&
-        starts_like_channel_line(lexed.first.msg)) {
+    if (connections && lexed.is_one_record() && starts_like_channel_line(lexed.first.msg)) {
       lexed.connection = static_cast<std::uint32_t>(connections->size());
       read_connection_ahead(lexed.first, connections->emplace_back(), key_hash_);
     }

@@ -46,6 +46,10 @@ struct NcclLexedLine {
   // the batch's connections (else kNoId).
   std::uint32_t connection = kNoId;
   NcclRecord first;
+
+  // The only kind of line a connection line can be read from: one record,
+  // nothing glued after it.
+  bool is_one_record() const { return kind == Kind::Records && !more_records; }
 };
 
 // A batch of lexed lines and the connection lines read ahead among them.

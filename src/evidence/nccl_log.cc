@@ -385,7 +385,7 @@ void NcclLogParser::State::feed_batch(const NcclLexedBatch& batch) {
 // read_here[slot]), its index slot on its way; nullptr when it is none.
 const NcclConnectionReading* NcclLogParser::State::prepare(const NcclLexedLine& lexed, const NcclLexedBatch& batch,
                                                            std::size_t slot) {
-  if (lexed.kind != NcclLexedLine::Kind::Records || lexed.more_records) return nullptr;
+  if (!lexed.is_one_record()) return nullptr;
   const NcclConnectionReading* reading = nullptr;
   if (lexed.connection < batch.connections.size())
     reading = &batch.connections[lexed.connection];
