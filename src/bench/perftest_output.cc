@@ -7,17 +7,14 @@
 #include <stdexcept>
 
 #include "bench/perftest_loose_json.h"
+#include "evidence/log_scan.h"
 #include "host/text_numbers.h"
 #include "host/untrusted_json.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+using scan::trim;
 
 bool contains(std::string_view s, std::string_view what) {
   return s.find(what) != std::string_view::npos;
