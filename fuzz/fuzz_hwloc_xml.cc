@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "hwloc_allocation_cap.h"
 #include "kept_probe_child.h"
 #include "output_checks.h"
 #include "report/json_text.h"
@@ -40,15 +41,6 @@ fuzz_probe::KeptProbeChild& probe() {
 // libhwloc); the product cannot free them, so they are not reported.
 extern "C" const char* __lsan_default_suppressions() {
   return "leak:libhwloc.so\n";
-}
-
-// In a release build hwloc loads under an address-space limit
-// (kHwlocLoadMemory): an allocation past it fails and hwloc carries on
-// without it. A sanitizer build cannot limit its address space, so here the
-// allocator refuses such allocations instead; without that, every input
-// with an index near 2^32 spent a second filling 0.5-1 GiB bitmaps.
-extern "C" const char* __asan_default_options() {
-  return "max_allocation_size_mb=256:allocator_may_return_null=1";
 }
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {

@@ -35,6 +35,7 @@
 #include "host/host_state.h"
 #include "host/root.h"
 #include "host/root_audit.h"
+#include "hwloc_allocation_cap.h"
 #include "kept_probe_child.h"
 #include "output_checks.h"
 #include "report/json_text.h"
@@ -353,15 +354,6 @@ void run_node(const std::string& root) {
 }
 
 }  // namespace
-
-// In a release build hwloc loads under an address-space limit
-// (kHwlocLoadMemory): an allocation past it fails and hwloc carries on
-// without it. A sanitizer build cannot limit its address space, so here the
-// allocator refuses such allocations instead; without that, every input
-// with an index near 2^32 spent a second filling 0.5-1 GiB bitmaps.
-extern "C" const char* __asan_default_options() {
-  return "max_allocation_size_mb=256:allocator_may_return_null=1";
-}
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   for (const char* dir : {"/dev/shm", "/tmp"}) {

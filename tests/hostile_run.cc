@@ -17,6 +17,7 @@
 
 #include "fixture/node_description.h"
 #include "fixture/root_builder.h"
+#include "host/address_space_limit.h"
 #include "terminal_checks.h"
 
 namespace fs = std::filesystem;
@@ -24,25 +25,13 @@ namespace fs = std::filesystem;
 namespace gdrcheck::testing {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
 constexpr rlim_t kAddressSpaceLimit = rlim_t{4} << 30;
 // A child that ended while a descendant still holds its output open is not
 // waited for longer than this.
 constexpr auto kOutputGrace = std::chrono::seconds(2);
 
 bool address_space_limited() {
-  return !kAddressSanitizer && std::getenv("GDRCHECK_HOSTILE_NO_AS_LIMIT") == nullptr;
+  return !sanitizer_reserves_address_space() && std::getenv("GDRCHECK_HOSTILE_NO_AS_LIMIT") == nullptr;
 }
 
 // argv[0] looked up in PATH before the fork, so the child only calls execve.

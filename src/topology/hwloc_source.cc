@@ -47,10 +47,6 @@ class ScopedEnv {
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
 };
 
-// Long enough for hwloc to read the largest topology file we accept (64
-// MiB) on a slow machine; a recorded root of a big node takes well under a
-// second.
-
 using HwlocTopo = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
 
 HwlocTopo new_topology() {
@@ -379,11 +375,10 @@ Topology load_hwloc_xml_unprobed(const std::string& text, const std::string& sou
   env.set("HWLOC_HIDE_ERRORS", "1");
   // From memory: hwloc opens no file, so nothing can be swapped in between
   // our checks and its read.
-  if (hwloc_topology_set_xmlbuffer(topo.get(), text.data(), static_cast<int>(text.size())) != 0)
-    throw InputError(source, "not a topology hwloc can load (hwloc XML v1/v2 expected)");
   {
     AddressSpaceGrowthLimit memory(kHwlocLoadMemory);
-    if (hwloc_topology_load(topo.get()) != 0)
+    if (hwloc_topology_set_xmlbuffer(topo.get(), text.data(), static_cast<int>(text.size())) != 0 ||
+        hwloc_topology_load(topo.get()) != 0)
       throw InputError(source, "not a topology hwloc can load (hwloc XML v1/v2 expected)");
   }
   refuse_impossible_os_indexes(topo.get(), source);

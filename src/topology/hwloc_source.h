@@ -26,7 +26,9 @@ struct DeviceSelection {
 // No real topology file is near this; larger input is refused, not cut.
 inline constexpr std::size_t kMaxTopologyFile = 64u << 20;  // 64 MiB
 
-// How long hwloc may take over one input in its probe child, and how much
+// How long hwloc may take over one input in its probe child (long enough
+// for the largest topology file accepted, 64 MiB, on a slow machine; a
+// recorded root of a big node takes well under a second), and how much
 // address space one load may add (the largest real topologies take hwloc
 // about 10 MB; see host/address_space_limit.h).
 inline constexpr std::chrono::milliseconds kHwlocProbeLimit{60'000};
