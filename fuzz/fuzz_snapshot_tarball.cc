@@ -1,9 +1,9 @@
 // libFuzzer entry point for snapshot tarballs given as --root: any bytes
 // (the seeds are real gzip'd tars with links, nested directories and
-// hostile entries) unpacked into a fresh private directory must end in an
-// ExtractResult within the limits or an InputError; nothing may be written
-// outside that directory (a canary beside it must stay untouched) and no
-// link may lead out of it.
+// hostile entries) unpacked into a fresh private directory (in /dev/shm,
+// else /tmp) must end in an ExtractResult within the limits or an
+// InputError; nothing may be written outside that directory (a canary
+// beside it must stay untouched) and no link may lead out of it.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,10 +39,14 @@ void check_links_stay_inside(const fs::path& dir) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // In memory (/dev/shm) where there is one: every input writes, unpacks
+  // and removes a tree, which costs more on a disk's file system.
   static const std::string base = [] {
-    char tmpl[] = "/tmp/fuzz-tarball-XXXXXX";
-    const char* made = ::mkdtemp(tmpl);
-    return std::string(made ? made : "/tmp");
+    for (std::string dir : {"/dev/shm", "/tmp"}) {
+      std::string tmpl = dir + "/fuzz-tarball-XXXXXX";
+      if (::mkdtemp(tmpl.data())) return tmpl;
+    }
+    std::abort();  // nowhere to unpack: the target cannot run
   }();
   const std::string tarball = base + "/input.tar", dest = base + "/root", canary = base + "/canary";
   {
