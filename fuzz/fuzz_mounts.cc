@@ -3,8 +3,9 @@
 // by its name (NVMe, md RAID0/RAID1 of NVMe, LVM, unknown), judged by the
 // gds.mount check in the GDS report (rendered as text and JSON) and again
 // with --path.
-// Nothing may throw; every finding must be gds.mount; the text must carry
-// no control byte; the JSON must parse back.
+// Nothing may throw; every finding of the mount check must be gds.mount
+// (the report's also gds.driver or gds.cufile); the text must carry no
+// control byte; the JSON must parse back.
 #include <cstddef>
 #include <cstdint>
 #include <string>
