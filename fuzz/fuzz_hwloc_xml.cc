@@ -1,12 +1,13 @@
 // libFuzzer entry point for hwloc XML (`lstopo --of xml`, `topo FILE`)
 // through the product's steps for it: refuse_xml_declarations, hwloc's load
 // in a forked copy (one kept for many inputs here, see kept_probe_child.h;
-// an input that crashes or hangs hwloc there is refused, as the product
-// refuses it), then the load in this process, the paths and the topology
-// rendered as `topo` renders it. Any input must end in a rendered Topology
-// or an InputError; anything else (a crash, another exception, a sanitizer
-// report) is a bug. Reading the file itself (links, FIFOs, size) is tested
-// by tests/topology_loader_test.cc and the hostile-input suite.
+// an input that crashes or hangs hwloc there, or that the load refuses
+// there, is refused, as the product refuses it), then the load in this
+// process, the paths and the topology rendered as `topo` renders it. Any
+// input must end in a rendered Topology or an InputError; anything else (a
+// crash, another exception, a sanitizer report) is a bug. Reading the file
+// itself (links, FIFOs, size) is tested by tests/topology_loader_test.cc and
+// the hostile-input suite.
 #include <hwloc.h>
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the whole `gdrcheck node --root DIR` pipeline on
 // a recorded root built from the input. The input is a list of operations,
-// each materialised in a fresh directory (in /dev/shm, else /tmp) that is
+// each materialised in an empty directory (in /dev/shm, else /tmp) that is
 // removed after the run:
 //   op byte % 3 == 0: mkdir PATH
 //   op byte % 3 == 1: write PATH, then a 2-byte little-endian length and
@@ -241,7 +241,14 @@ const char* const kNames[] = {
 };
 constexpr std::size_t kNameCount = sizeof(kNames) / sizeof(kNames[0]);
 
-std::string g_base;  // directory the per-run roots are made in
+// The per-run root is made at the same path every run (g_root, inside a
+// private directory of this process): the loader sets HWLOC_FSROOT to it,
+// and glibc's setenv keeps a copy of every distinct value it was given, so
+// a fresh name per run was one allocation never freed per run, which made
+// libFuzzer scan the whole heap for leaks after every input (half the
+// target's time).
+std::string g_private;
+std::string g_root;
 
 class Input {
  public:
@@ -330,7 +337,8 @@ fuzz_probe::KeptProbeChild& probe() {
 }
 
 // read_sysfs_topology's steps, with the probe in the kept copy: a root that
-// crashes or hangs hwloc there is refused, as the product refuses it.
+// crashes or hangs hwloc there, or that the load refuses there, is refused,
+// as the product refuses it.
 std::optional<gdrcheck::Topology> load_topology(const std::string& root) {
   gdrcheck::audit_root_for_hwloc(gdrcheck::Root(root));
   fuzz_probe::End end = probe().run(root);
@@ -357,22 +365,23 @@ void run_node(const std::string& root) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   for (const char* dir : {"/dev/shm", "/tmp"}) {
-    if (::access(dir, W_OK) == 0) {
-      g_base = dir;
-      return 0;
-    }
+    if (::access(dir, W_OK) != 0) continue;
+    g_private = std::string(dir) + "/fuzz-root-XXXXXX";
+    if (!::mkdtemp(g_private.data())) continue;
+    g_root = g_private + "/root";
+    std::atexit([] { ::rmdir(g_private.c_str()); });
+    return 0;
   }
   std::abort();  // nowhere to build a root: the target cannot run
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string tmpl = g_base + "/fuzz-root-XXXXXX";
-  if (!::mkdtemp(tmpl.data())) std::abort();
+  if (::mkdir(g_root.c_str(), 0700) != 0) std::abort();
   Input in(data, size);
-  materialise(tmpl, in);
-  run_node(tmpl);
+  materialise(g_root, in);
+  run_node(g_root);
   std::error_code ec;
-  fs::remove_all(tmpl, ec);  // never follows the links inside
+  fs::remove_all(g_root, ec);  // never follows the links inside
   if (ec) std::abort();
   return 0;
 }

@@ -25,9 +25,11 @@
 #include <string>
 #include <utility>
 
+#include "topology/input_error.h"
+
 namespace fuzz_probe {
 
-enum class End { Finished, Failed, Crashed, TimedOut };
+enum class End { Finished, Refused, Failed, Crashed, TimedOut };
 
 class KeptProbeChild {
  public:
@@ -38,8 +40,10 @@ class KeptProbeChild {
   KeptProbeChild& operator=(const KeptProbeChild&) = delete;
   ~KeptProbeChild() { stop(); }
 
-  // How `work(request)` ended in the kept copy: Finished (returned), Failed
-  // (threw), Crashed (the copy died) or TimedOut (killed at the limit).
+  // How `work(request)` ended in the kept copy: Finished (returned), Refused
+  // (threw an InputError: the product reports it from its probe child and
+  // does not load the input again), Failed (threw anything else), Crashed
+  // (the copy died) or TimedOut (killed at the limit).
   End run(const std::string& request) {
     if (pid_ >= 0 && requests_ >= kRequestsPerCopy) stop();
     if (pid_ < 0) start();
@@ -56,7 +60,8 @@ class KeptProbeChild {
     }
     char answer = 0;
     if (::recv(fd_, &answer, 1, 0) != 1) return end_of_copy();
-    return answer == 'F' ? End::Finished : End::Failed;
+    if (answer == 'F') return End::Finished;
+    return answer == 'I' ? End::Refused : End::Failed;
   }
 
  private:
@@ -93,6 +98,8 @@ class KeptProbeChild {
       char answer = 'F';
       try {
         work_(request);
+      } catch (const gdrcheck::InputError&) {
+        answer = 'I';
       } catch (...) {
         answer = 'T';
       }

@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <stdexcept>
+#include <string>
 
 namespace gdrcheck {
 namespace {
@@ -21,6 +22,52 @@ TEST(IsolatedCall, WorkThatThrowsFailed) {
   IsolatedEnd end = run_isolated([] { throw std::runtime_error("bad input"); }, 5s);
   EXPECT_EQ(end.kind, IsolatedEnd::Kind::Failed);
   EXPECT_FALSE(end.finished());
+  EXPECT_FALSE(end.input_error.has_value());
+}
+
+// A refusal comes back whole, so the caller reports it without running
+// the failing work again.
+TEST(IsolatedCall, AnInputErrorComesBackWithItsFileAndProblem) {
+  IsolatedEnd end = run_isolated([] { throw InputError("/srv/roots/gpu07", "hwloc could not read a topology"); }, 5s);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::Failed);
+  ASSERT_TRUE(end.input_error.has_value());
+  EXPECT_EQ(end.input_error->file(), "/srv/roots/gpu07");
+  EXPECT_EQ(end.input_error->problem(), "hwloc could not read a topology");
+}
+
+TEST(IsolatedCall, AnEmptyFileNameAndBytesOfAnyKindComeBack) {
+  const char raw[] = "line\nwith \0 NUL and \xff";
+  std::string problem(raw, sizeof raw - 1);
+  IsolatedEnd end = run_isolated([&] { throw InputError("", problem); }, 5s);
+  ASSERT_TRUE(end.input_error.has_value());
+  EXPECT_EQ(end.input_error->file(), "");
+  EXPECT_EQ(end.input_error->problem(), problem);
+}
+
+// Any other exception is only "failed": the caller repeats the work so
+// that the exception surfaces as itself.
+TEST(IsolatedCall, AnotherExceptionCarriesNoInputError) {
+  IsolatedEnd end = run_isolated([] { throw std::runtime_error("a bug"); }, 5s);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::Failed);
+  EXPECT_FALSE(end.input_error.has_value());
+}
+
+// A refusal too long to travel in one pipe write is only "failed", never a
+// truncated message; the child still ends at once.
+TEST(IsolatedCall, ARefusalTooLongToReturnIsOnlyFailed) {
+  auto start = std::chrono::steady_clock::now();
+  std::string file(kMaxReturnedInputError, 'r');
+  IsolatedEnd end = run_isolated([&] { throw InputError(file, "too long"); }, 5s);
+  EXPECT_EQ(end.kind, IsolatedEnd::Kind::Failed);
+  EXPECT_FALSE(end.input_error.has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+}
+
+TEST(IsolatedCall, TheLongestRefusalThatFitsComesBack) {
+  std::string problem(kMaxReturnedInputError - 4 - 3, 'p');
+  IsolatedEnd end = run_isolated([&] { throw InputError("a/b", problem); }, 5s);
+  ASSERT_TRUE(end.input_error.has_value());
+  EXPECT_EQ(end.input_error->problem(), problem);
 }
 
 TEST(IsolatedCall, CrashInTheChildIsReportedNotInherited) {

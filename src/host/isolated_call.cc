@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -28,7 +29,56 @@ void silence_child_output() {
   ::close(null);
 }
 
-[[noreturn]] void run_child(const std::function<void()>& work, std::chrono::milliseconds limit) {
+// The pipe a refusal travels back through: the child writes one message
+// (the file's length in 4 bytes, the file, the problem) and exits; the
+// parent reads it once the child has ended.
+struct RefusalPipe {
+  int read_end = -1;
+  int write_end = -1;
+  RefusalPipe() {
+    int fds[2];
+    // Non-blocking: a child never waits on its parent to read.
+    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return;
+    read_end = fds[0];
+    write_end = fds[1];
+  }
+  ~RefusalPipe() {
+    close_write_end();
+    if (read_end >= 0) ::close(read_end);
+  }
+  RefusalPipe(const RefusalPipe&) = delete;
+  RefusalPipe& operator=(const RefusalPipe&) = delete;
+  void close_write_end() {
+    if (write_end >= 0) ::close(write_end);
+    write_end = -1;
+  }
+};
+
+void send_refusal(int fd, const InputError& e) {
+  if (fd < 0 || 4 + e.file().size() + e.problem().size() > kMaxReturnedInputError) return;
+  auto length = static_cast<std::uint32_t>(e.file().size());
+  std::string message(reinterpret_cast<const char*>(&length), 4);
+  message += e.file();
+  message += e.problem();
+  // One write of less than PIPE_BUF bytes: it is whole or not there.
+  if (::write(fd, message.data(), message.size()) < 0) {
+  }
+}
+
+std::optional<InputError> receive_refusal(int fd) {
+  if (fd < 0) return std::nullopt;
+  char buffer[kMaxReturnedInputError + 1];
+  ssize_t n;
+  do n = ::read(fd, buffer, sizeof buffer);
+  while (n < 0 && errno == EINTR);
+  if (n < 4 || static_cast<std::size_t>(n) > kMaxReturnedInputError) return std::nullopt;
+  std::uint32_t length;
+  std::memcpy(&length, buffer, 4);
+  if (length > static_cast<std::size_t>(n) - 4) return std::nullopt;
+  return InputError(std::string(buffer + 4, length), std::string(buffer + 4 + length, buffer + n));
+}
+
+[[noreturn]] void run_child(const std::function<void()>& work, std::chrono::milliseconds limit, int refusal_fd) {
   silence_child_output();
   rlimit cpu{};
   cpu.rlim_cur = cpu.rlim_max = static_cast<rlim_t>(limit.count() / 1000 + 1);
@@ -36,6 +86,9 @@ void silence_child_output() {
   int code = 0;
   try {
     work();
+  } catch (const InputError& e) {
+    send_refusal(refusal_fd, e);
+    code = kThrewExitCode;
   } catch (...) {
     code = kThrewExitCode;
   }
@@ -63,7 +116,7 @@ IsolatedEnd kill_late_child(pid_t pid) {
   int status = 0;
   ::kill(pid, SIGKILL);
   ::waitpid(pid, &status, 0);
-  return {IsolatedEnd::Kind::TimedOut, SIGKILL, 0, ""};
+  return {IsolatedEnd::Kind::TimedOut, SIGKILL, 0, "", std::nullopt};
 }
 
 // Sleeps until the child ends or the deadline passes: a pidfd becomes
@@ -91,7 +144,7 @@ IsolatedEnd wait_by_polling(pid_t pid, std::chrono::steady_clock::time_point dea
     int status = 0;
     pid_t got = ::waitpid(pid, &status, WNOHANG);
     if (got == pid) return end_of(status);
-    if (got < 0 && errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
+    if (got < 0 && errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno), std::nullopt};
     if (std::chrono::steady_clock::now() >= deadline) return kill_late_child(pid);
     std::this_thread::sleep_for(pause);
     if (pause < std::chrono::milliseconds(10)) pause *= 2;
@@ -105,7 +158,7 @@ IsolatedEnd wait_for(pid_t pid, std::chrono::milliseconds limit) {
   if (!ended) return kill_late_child(pid);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
+    if (errno != EINTR) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno), std::nullopt};
   return end_of(status);
 }
 
@@ -132,10 +185,14 @@ std::string IsolatedEnd::describe() const {
 
 IsolatedEnd run_isolated(const std::function<void()>& work, std::chrono::milliseconds limit) {
   std::fflush(nullptr);  // the child must not flush the parent's buffered output again
+  RefusalPipe refusal;
   pid_t pid = ::fork();
-  if (pid < 0) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno)};
-  if (pid == 0) run_child(work, limit);
-  return wait_for(pid, limit);
+  if (pid < 0) return {IsolatedEnd::Kind::NotStarted, 0, 0, std::strerror(errno), std::nullopt};
+  if (pid == 0) run_child(work, limit, refusal.write_end);
+  refusal.close_write_end();
+  IsolatedEnd end = wait_for(pid, limit);
+  if (end.kind == IsolatedEnd::Kind::Failed) end.input_error = receive_refusal(refusal.read_end);
+  return end;
 }
 
 }  // namespace gdrcheck

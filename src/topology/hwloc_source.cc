@@ -391,10 +391,14 @@ namespace {
 // reader (a NUMANode nested under a v1 Socket, found by fuzzing) and its
 // sysfs reader can be led into long loops by a crafted tree. Input from
 // another machine is loaded in a throwaway child first; only a load that
-// ends there cleanly (or fails with our own error, repeated below) is done
-// in this process.
+// ends there cleanly is done in this process. A load the child refused
+// (our own InputError) is reported from there, never repeated: hwloc's
+// failure paths are the ones hostile input reaches, and they leak what
+// hwloc had built. Any other exception is repeated below, so that it
+// surfaces here as itself.
 void probe_in_child(const std::function<void()>& load, const std::string& source) {
   IsolatedEnd end = run_isolated(load, kHwlocProbeLimit);
+  if (end.input_error) throw *end.input_error;
   if (end.finished() || end.kind == IsolatedEnd::Kind::Failed) return;
   throw InputError(source, "hwloc " + end.describe() + " while reading it; gdrcheck does not load it");
 }
