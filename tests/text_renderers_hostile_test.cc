@@ -120,13 +120,13 @@ std::pair<Topology, TopologyPaths> hostile_topology() {
   d.address = PciAddress{0, 0x17, 0, 0};
   t.endpoints = {g, n, d};
   TopologyPaths p;
-  p.ids = {g.id, n.id};
-  for (const auto& a : p.ids)
-    for (const auto& b : p.ids) {
-      p.smi[{a, b}] = {a == b ? "X" : h("PIX"), h("why")};
-      p.nccl[{a, b}] = {a == b ? "X" : h("SYS"), h("nccl-why")};
+  p.set_ids({g.id, n.id});
+  for (std::size_t a = 0; a < 2; ++a)
+    for (std::size_t b = 0; b < 2; ++b) {
+      p.smi_cell(a, b) = {a == b ? "X" : h("PIX"), h("why")};
+      p.nccl_cell(a, b) = {a == b ? "X" : h("SYS"), h("nccl-why")};
     }
-  p.smi[{g.id, n.id}] = {"PIX", "plain"};  // painted by the renderer
+  p.smi_cell(0, 1) = {"PIX", "plain"};  // painted by the renderer
   p.closest = {{g.id, {n.id}, h("smi"), h("nccl")}};
   return {t, p};
 }

@@ -36,9 +36,9 @@ json matrix_json(const TopologyPaths& p, bool nccl) {
 
 json reasons_json(const TopologyPaths& p) {
   json m = json::object();
-  for (const auto& [key, cell] : p.smi)
-    if (key.first < key.second)
-      m[key.first + "-" + key.second] = {{"smi", cell.why}, {"nccl", p.nccl_at(key.first, key.second).why}};
+  for (const auto& a : p.ids)
+    for (const auto& b : p.ids)
+      if (a < b) m[a + "-" + b] = {{"smi", p.smi_at(a, b).why}, {"nccl", p.nccl_at(a, b).why}};
   return m;
 }
 

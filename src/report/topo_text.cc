@@ -168,7 +168,9 @@ std::string render_topo_text(const Topology& t, const TopologyPaths& p, const Te
     out << "No GPUs, NICs or selected devices to show.\n";
   } else {
     write_matrix(out, t, p, style);
-    bool any_unknown = std::any_of(p.smi.begin(), p.smi.end(), [](const auto& kv) { return kv.second.code == "?"; });
+    bool any_unknown = false;
+    for (const auto& a : p.ids)
+      for (const auto& b : p.ids) any_unknown = any_unknown || p.smi_at(a, b).code == "?";
     write_legend(out, any_unknown);
     write_nic_legend(out, t);
     write_other_legend(out, t);

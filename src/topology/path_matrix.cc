@@ -15,28 +15,29 @@ std::vector<const Endpoint*> matrix_order(const Topology& t) {
 // Printed nvidia-smi text: the codes stay exactly as printed; NCCL's view
 // is the documented mapping of each code.
 void fill_from_printed(const Topology& t, const std::vector<const Endpoint*>& order, TopologyPaths& p) {
-  for (const Endpoint* a : order)
-    for (const Endpoint* b : order) {
-      auto it = t.printed_matrix.find({a->id, b->id});
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      auto it = t.printed_matrix.find({order[i]->id, order[j]->id});
       std::string code = it == t.printed_matrix.end() ? "?" : it->second;
-      SmiClass smi = parse_smi_code(code);
-      NcclClass nccl = nccl_from_smi(smi);
-      p.smi[{a->id, b->id}] = {code, it == t.printed_matrix.end() ? "not printed" : "as printed"};
-      p.nccl[{a->id, b->id}] = {nccl_path_name(nccl.path), nccl.why};
+      NcclClass nccl = nccl_from_smi(parse_smi_code(code));
+      p.smi_cell(i, j) = {code, it == t.printed_matrix.end() ? "not printed" : "as printed"};
+      p.nccl_cell(i, j) = {nccl_path_name(nccl.path), nccl.why};
     }
 }
 
 void fill_from_tree(const Topology& t, const std::vector<const Endpoint*>& order, const NcclViewOptions& options,
                     TopologyPaths& p) {
   Topology view = nccl_view(t, options);
-  for (const Endpoint* a : order)
-    for (const Endpoint* b : order) {
-      SmiClass smi = smi_class(t, *a, *b);
-      p.smi[{a->id, b->id}] = {smi.code(), smi.why};
-      const Endpoint* va = view.find(a->id);
-      const Endpoint* vb = view.find(b->id);
+  std::vector<const Endpoint*> in_view;
+  for (const Endpoint* e : order) in_view.push_back(view.find(e->id));
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      SmiClass smi = smi_class(t, *order[i], *order[j]);
+      p.smi_cell(i, j) = {smi.code(), smi.why};
+      const Endpoint* va = in_view[i];
+      const Endpoint* vb = in_view[j];
       NcclClass nc = va && vb ? nccl_class(view, *va, *vb) : NcclClass{NcclPath::Unknown, "not in NCCL's view"};
-      p.nccl[{a->id, b->id}] = {nccl_path_name(nc.path), nc.why};
+      p.nccl_cell(i, j) = {nccl_path_name(nc.path), nc.why};
     }
 }
 
@@ -81,20 +82,36 @@ void fill_closest(const Topology& t, TopologyPaths& p) {
 
 }  // namespace
 
+void TopologyPaths::set_ids(std::vector<std::string> order) {
+  ids = std::move(order);
+  smi.assign(ids.size() * ids.size(), kMissing);
+  nccl.assign(ids.size() * ids.size(), kMissing);
+  index_.clear();
+  for (std::size_t i = 0; i < ids.size(); ++i) index_[ids[i]] = i;
+}
+
+std::optional<std::size_t> TopologyPaths::index_of(const std::string& id) const {
+  auto it = index_.find(id);
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
+}
+
 const PathCell& TopologyPaths::smi_at(const std::string& a, const std::string& b) const {
-  auto it = smi.find({a, b});
-  return it == smi.end() ? kMissing : it->second;
+  auto i = index_of(a), j = index_of(b);
+  return i && j && smi.size() == ids.size() * ids.size() ? smi[*i * ids.size() + *j] : kMissing;
 }
 
 const PathCell& TopologyPaths::nccl_at(const std::string& a, const std::string& b) const {
-  auto it = nccl.find({a, b});
-  return it == nccl.end() ? kMissing : it->second;
+  auto i = index_of(a), j = index_of(b);
+  return i && j && nccl.size() == ids.size() * ids.size() ? nccl[*i * ids.size() + *j] : kMissing;
 }
 
 TopologyPaths compute_paths(const Topology& t, const NcclViewOptions& options) {
   TopologyPaths p;
   auto order = matrix_order(t);
-  for (const Endpoint* e : order) p.ids.push_back(e->id);
+  std::vector<std::string> ids;
+  for (const Endpoint* e : order) ids.push_back(e->id);
+  p.set_ids(std::move(ids));
   if (t.kind == SourceKind::SmiText)
     fill_from_printed(t, order, p);
   else

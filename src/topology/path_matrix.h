@@ -3,8 +3,10 @@
 // and checks read it.
 #pragma once
 
-#include <map>
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,14 +28,26 @@ struct ClosestNic {
   std::string nccl_code;          // and in NCCL's view
 };
 
+// The matrix is dense, in `ids` order (row a, column b at a * size + b):
+// the renderers look up every cell, and a map keyed by pairs of id strings
+// made those lookups most of the cost of a large topology.
 struct TopologyPaths {
   std::vector<std::string> ids;  // matrix order: GPUs, NICs, NVMe, extra devices
-  std::map<std::pair<std::string, std::string>, PathCell> smi;
-  std::map<std::pair<std::string, std::string>, PathCell> nccl;
+  std::vector<PathCell> smi;     // ids.size() squared cells
+  std::vector<PathCell> nccl;
   std::vector<ClosestNic> closest;
 
+  // Sets the order and sizes both matrices, every cell "?" until filled.
+  void set_ids(std::vector<std::string> order);
+  // The row/column of `id` (the last one, should two devices share an id).
+  std::optional<std::size_t> index_of(const std::string& id) const;
+  PathCell& smi_cell(std::size_t a, std::size_t b) { return smi[a * ids.size() + b]; }
+  PathCell& nccl_cell(std::size_t a, std::size_t b) { return nccl[a * ids.size() + b]; }
   const PathCell& smi_at(const std::string& a, const std::string& b) const;
   const PathCell& nccl_at(const std::string& a, const std::string& b) const;
+
+ private:
+  std::unordered_map<std::string, std::size_t> index_;
 };
 
 TopologyPaths compute_paths(const Topology& t, const NcclViewOptions& options = {});
