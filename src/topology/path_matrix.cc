@@ -96,14 +96,18 @@ std::optional<std::size_t> TopologyPaths::index_of(const std::string& id) const 
   return it->second;
 }
 
-const PathCell& TopologyPaths::smi_at(const std::string& a, const std::string& b) const {
+const PathCell& TopologyPaths::cell_at(const std::vector<PathCell>& cells, const std::string& a,
+                                       const std::string& b) const {
   auto i = index_of(a), j = index_of(b);
-  return i && j && smi.size() == ids.size() * ids.size() ? smi[*i * ids.size() + *j] : kMissing;
+  return i && j && cells.size() == ids.size() * ids.size() ? cells[*i * ids.size() + *j] : kMissing;
+}
+
+const PathCell& TopologyPaths::smi_at(const std::string& a, const std::string& b) const {
+  return cell_at(smi, a, b);
 }
 
 const PathCell& TopologyPaths::nccl_at(const std::string& a, const std::string& b) const {
-  auto i = index_of(a), j = index_of(b);
-  return i && j && nccl.size() == ids.size() * ids.size() ? nccl[*i * ids.size() + *j] : kMissing;
+  return cell_at(nccl, a, b);
 }
 
 TopologyPaths compute_paths(const Topology& t, const NcclViewOptions& options) {

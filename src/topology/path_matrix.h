@@ -47,6 +47,7 @@ struct TopologyPaths {
   const PathCell& nccl_at(const std::string& a, const std::string& b) const;
 
  private:
+  const PathCell& cell_at(const std::vector<PathCell>& cells, const std::string& a, const std::string& b) const;
   std::unordered_map<std::string, std::size_t> index_;
 };
 
