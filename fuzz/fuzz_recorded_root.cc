@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <unordered_set>
 #include <vector>
 
 #include "checks/manifest.h"
@@ -281,16 +282,23 @@ std::string join(const std::vector<std::string>& parts, std::size_t n) {
 
 // Creates the directories of parts[0..n) under root; false when one of them
 // exists as something else or is a symlink (nothing is made through links).
-bool make_dirs(const std::string& root, const std::vector<std::string>& parts, std::size_t n) {
+// `known` holds the directories this run already found or made: nothing is
+// ever removed during a run, so they stay directories, and a deep tree
+// costs one lstat per directory instead of one per component per
+// operation (syscalls are most of what building a root costs).
+bool make_dirs(const std::string& root, const std::vector<std::string>& parts, std::size_t n,
+               std::unordered_set<std::string>& known) {
   std::string dir = root;
   for (std::size_t i = 0; i < n; ++i) {
     dir += "/" + parts[i];
+    if (known.count(dir)) continue;
     struct stat st;
     if (::lstat(dir.c_str(), &st) == 0) {
       if (!S_ISDIR(st.st_mode)) return false;
     } else if (::mkdir(dir.c_str(), 0755) != 0) {
       return false;
     }
+    known.insert(dir);
   }
   return true;
 }
@@ -304,18 +312,19 @@ void write_file(const std::string& path, std::string_view content) {
 }
 
 void materialise(const std::string& root, Input& in) {
+  std::unordered_set<std::string> known;
   for (std::size_t op = 0; op < kMaxOps && !in.empty(); ++op) {
     uint8_t kind = in.byte() % 3;
     std::vector<std::string> parts = in.path(1 + in.byte() % kMaxComponents);
     std::size_t depth = parts.size();
     std::string path = root + "/" + join(parts, depth);
     if (kind == 0) {
-      make_dirs(root, parts, depth);
+      make_dirs(root, parts, depth, known);
     } else if (kind == 1) {
       std::size_t length = in.byte();
       length |= static_cast<std::size_t>(in.byte()) << 8;
       std::string_view content = in.bytes(length);
-      if (make_dirs(root, parts, depth - 1)) write_file(path, content);
+      if (make_dirs(root, parts, depth - 1, known)) write_file(path, content);
     } else {
       std::size_t up = in.byte() % depth;  // the link's directory is depth - 1 deep
       std::vector<std::string> target = in.path(in.byte() % kMaxComponents);
@@ -323,7 +332,7 @@ void materialise(const std::string& root, Input& in) {
       for (std::size_t i = 0; i < up; ++i) text += "../";
       text += join(target, target.size());
       if (text.empty()) text = ".";
-      if (make_dirs(root, parts, depth - 1) && ::symlink(text.c_str(), path.c_str()) != 0) {
+      if (make_dirs(root, parts, depth - 1, known) && ::symlink(text.c_str(), path.c_str()) != 0) {
       }
     }
   }
