@@ -58,14 +58,19 @@ class Writer {
   Writer(std::ostream& out, const NodeTextOptions& o) : out_(out), o_(o) {}
 
   void line(const std::string& text, std::size_t hang) {
-    std::string shown = o_.utf8 ? text : ascii_text(text);
+    std::string ascii;
+    std::string_view shown = text;
+    if (!o_.utf8) shown = ascii = ascii_text(text);
     std::string indent(hang, ' ');
     std::size_t start = 0;
     for (;;) {
       std::size_t end = shown.find('\n', start);
-      std::string_view one = std::string_view(shown).substr(start, end == std::string::npos ? end : end - start);
-      out_ << (o_.width > 0 ? wrap_line(one, static_cast<std::size_t>(o_.width), indent) : std::string(one)) << "\n";
-      if (end == std::string::npos) return;
+      std::string_view one = shown.substr(start, end == std::string_view::npos ? end : end - start);
+      if (o_.width > 0)
+        out_ << wrap_line(one, static_cast<std::size_t>(o_.width), indent) << "\n";
+      else
+        out_ << one << "\n";
+      if (end == std::string_view::npos) return;
       start = end + 1;
     }
   }

@@ -1,7 +1,5 @@
 #include "report/text_wrap.h"
 
-#include <vector>
-
 namespace gdrcheck {
 namespace {
 
@@ -18,24 +16,6 @@ std::size_t sgr_length(std::string_view s) {
 
 bool continuation_byte(char c) {
   return (static_cast<unsigned char>(c) & 0xc0) == 0x80;
-}
-
-struct Word {
-  std::string_view spaces;  // the spaces before it
-  std::string_view text;
-};
-
-std::vector<Word> words(std::string_view s) {
-  std::vector<Word> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t start = i;
-    while (i < s.size() && s[i] == ' ') ++i;
-    std::size_t word = i;
-    while (i < s.size() && s[i] != ' ') ++i;
-    out.push_back({s.substr(start, word - start), s.substr(word, i - word)});
-  }
-  return out;
 }
 
 }  // namespace
@@ -58,23 +38,35 @@ std::size_t display_width(std::string_view text) {
   return columns;
 }
 
+// One pass over the words (a run of spaces and the text after it), each
+// measured once: every line of every text report goes through here.
 std::string wrap_line(std::string_view line, std::size_t width, std::string_view indent) {
   std::size_t lead = line.find_first_not_of(' ');
   if (lead == std::string_view::npos) return std::string(line);
   std::string out(line.substr(0, lead));
+  out.reserve(line.size() + indent.size());
+  const std::size_t indent_width = display_width(indent);
   std::size_t column = lead;
   bool line_has_word = false;
-  for (const Word& w : words(line.substr(lead))) {
-    std::size_t need = w.spaces.size() + display_width(w.text);
-    if (line_has_word && column + need > width) {
+  for (std::size_t i = lead; i < line.size();) {
+    std::size_t start = i;
+    while (i < line.size() && line[i] == ' ') ++i;
+    std::size_t word = i;
+    while (i < line.size() && line[i] != ' ') ++i;
+    std::string_view spaces = line.substr(start, word - start), text = line.substr(word, i - word);
+    std::size_t text_width = display_width(text);
+    if (line_has_word && column + spaces.size() + text_width > width) {
       out += '\n';
       out += indent;
-      column = display_width(indent);
+      column = indent_width;
       line_has_word = false;
     }
-    if (line_has_word) out += w.spaces;
-    out += w.text;
-    column += (line_has_word ? w.spaces.size() : 0) + display_width(w.text);
+    if (line_has_word) {
+      out += spaces;
+      column += spaces.size();
+    }
+    out += text;
+    column += text_width;
     line_has_word = true;
   }
   return out;
