@@ -66,6 +66,18 @@ bool group_ends_within(pid_t pgid, milliseconds limit) {
   return true;
 }
 
+// True once the group has `count` live members: the shell writes the group
+// file before it starts its last sleep, so a test that counted at once
+// raced the shell (seen on a slow machine).
+bool group_reaches_within(pid_t pgid, std::size_t count, milliseconds limit) {
+  auto deadline = Clock::now() + limit;
+  while (live_members(pgid).size() != count) {
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  return true;
+}
+
 // The wait status of `pid` once it ends, or nullopt after `limit` (the
 // process is then killed, so a failing test leaves nothing behind).
 std::optional<int> wait_status(pid_t pid, milliseconds limit) {
@@ -219,7 +231,7 @@ TEST_P(TerminationSignalTest, EndsTheChildGroupAndExitsWith128PlusTheSignal) {
   pid_t group = group_from(dir.path() + "/group", seconds(10));
   cleanup.add(group);
   ASSERT_GT(group, 1);
-  ASSERT_EQ(live_members(group).size(), 3u);  // sh and its two sleeps
+  ASSERT_TRUE(group_reaches_within(group, 3u, seconds(10))) << live_members(group).size();  // sh and its two sleeps
 
   ::kill(s.pid, GetParam().sig);
   std::optional<int> status = wait_status(s.pid, seconds(10));
@@ -311,6 +323,7 @@ TEST(TerminationTest, ASignalIgnoredAtStartStaysIgnored) {
   pid_t group = group_from(dir.path() + "/group", seconds(10));
   cleanup.add(group);
   ASSERT_GT(group, 1);
+  ASSERT_TRUE(group_reaches_within(group, 3u, seconds(10))) << live_members(group).size();
 
   ::kill(s.pid, SIGHUP);
   std::this_thread::sleep_for(milliseconds(500));
