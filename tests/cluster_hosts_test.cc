@@ -43,9 +43,9 @@ class ClusterHostsTest : public ::testing::Test {
     for (int i = 0; i < kHostCount; ++i) opts.hosts.push_back(hosts_->host(i).address);
     opts.remote_gdrcheck = hosts_->remote_gdrcheck();
     opts.ssh_options = hosts_->ssh_options();
-    // A real `gdrcheck node` over ssh answers in about a second here, but
-    // took over 8 s on a slow 2-core machine while the package test ran
-    // beside it; the hanging host sleeps 60 s, well past this.
+    // A real `gdrcheck node` over ssh took over 8 s on a slow 2-core
+    // machine while the package test ran beside it; the hanging host
+    // sleeps 60 s, well past this.
     opts.timeout = std::chrono::seconds(20);
     opts.connect_timeout = std::chrono::seconds(3);
     opts.fanout = 4;

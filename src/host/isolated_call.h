@@ -40,9 +40,10 @@ inline constexpr std::size_t kMaxReturnedInputError = 4000;
 // Forks; the child runs `work` and exits 0 when it returns, and a code of
 // its own when it throws (Failed; an InputError is sent back through a
 // pipe). Any other end is Crashed: a sanitizer that catches a fault in the
-// child reports it and exits 1 instead of dying by the signal. The child gets a CPU-time limit equal to `limit` and is
-// killed when the wall clock passes it. The child writes nothing: stdout and stderr are redirected to /dev/null so a
-// partial report never reaches the user twice.
+// child reports it and exits 1 instead of dying by the signal. The child
+// gets a CPU-time limit equal to `limit` and is killed when the wall clock
+// passes it. The child writes nothing: stdout and stderr are redirected to
+// /dev/null so a partial report never reaches the user twice.
 IsolatedEnd run_isolated(const std::function<void()>& work, std::chrono::milliseconds limit);
 
 }  // namespace gdrcheck
