@@ -126,7 +126,8 @@ class BenchCliCouldNotRun : public ::testing::TestWithParam<BadEngine> {};
 TEST_P(BenchCliCouldNotRun, IsUnknownWithTheReason) {
   Env env = kReplayGdr;
   env.push_back({"STANDIN_MODE", GetParam().mode});
-  BenchRun r = bench({"nccl", "--launcher", "local", "--nic-rate", "400", "--nics", "1", "--timeout", "2"}, env);
+  // 5 s: the crashing stand-in must crash, not time out, on a loaded machine.
+  BenchRun r = bench({"nccl", "--launcher", "local", "--nic-rate", "400", "--nics", "1", "--timeout", "5"}, env);
   ASSERT_FALSE(r.json.is_discarded()) << r.process.out << r.process.err;
   EXPECT_EQ(r.process.exit_code, 3);
   EXPECT_EQ(r.json["status"], "UNKNOWN");

@@ -50,10 +50,13 @@ class ClusterEndToEnd : public ::testing::Test {
 
   std::string address(int i) const { return hosts_->host(i).address; }
 
-  // Options every ssh/pdsh run shares: the test key, short timeouts.
+  // Options every ssh/pdsh run shares: the test key and timeouts. The
+  // sanitized gdrcheck took over 6 s for one `node` run on a loaded 2-core
+  // machine, so a real node gets 20 s; the hanging host sleeps 60 s, well
+  // past it (and a run that includes it lasts the 20 s).
   std::vector<std::string> ssh_args() const {
     std::vector<std::string> args = {
-        "--gdrcheck", hosts_->remote_gdrcheck(), "--timeout", "6", "--connect-timeout", "3", "--json"};
+        "--gdrcheck", hosts_->remote_gdrcheck(), "--timeout", "20", "--connect-timeout", "3", "--json"};
     for (const auto& o : hosts_->ssh_options()) args.push_back("--ssh-option=" + o);
     return args;
   }
