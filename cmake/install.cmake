@@ -46,8 +46,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gdrcheck developers <gdrcheck@invalid>")
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 # The shared libraries it links (hwloc, libpci, libstdc++, zlib, zstd ...)
-# from dpkg-shlibdeps; pci.ids comes with libpci3.
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# from dpkg-shlibdeps over the binaries, when cpack runs
+# (cmake/cpack_project_config.cmake.in says why not CPack's own
+# CPACK_DEBIAN_PACKAGE_SHLIBDEPS); pci.ids comes with libpci3.
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/cpack_project_config.cmake
+     INPUT ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cpack_project_config.cmake.in)
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_BINARY_DIR}/cpack_project_config.cmake)
 # Installed binaries without their debug information, as Debian ships
 # them: the build type keeps -g for the build tree, which made the package
 # a 170 MB binary (and its test a minute of compressing it).
