@@ -27,16 +27,19 @@ namespace {
 
 constexpr std::size_t kExpandNames = 4096;
 
-// Names the host file's first words make, by count_hostlist; a word that
-// cannot be counted counts as nothing (parse_hostfile then refuses it).
+// Names the host file's words make, by count_hostlist; a word that cannot
+// be counted counts as nothing (parse_hostfile then refuses it). The words
+// are the product's own (hostfile_host_word). With words of its own (split
+// at space, tab and CR only) this count took "r[1-995]0Jr[1-620]\v[" for
+// one unbalanced list and counted nothing, while the product, for which a
+// vertical tab is a blank, made its 616,900 names: seconds a run.
 std::size_t hostfile_names(std::string_view text) {
   std::size_t total = 0;
   while (!text.empty() && total <= kExpandNames) {
     std::string_view line = text.substr(0, text.find('\n'));
     text.remove_prefix(std::min(text.size(), line.size() + 1));
-    std::size_t start = line.find_first_not_of(" \t\r");
-    if (start == std::string_view::npos) continue;
-    std::string word(line.substr(start, line.find_first_of(" \t\r#", start) - start));
+    std::string word(gdrcheck::hostfile_host_word(line));
+    if (word.empty()) continue;
     try {
       total += gdrcheck::count_hostlist(word);
     } catch (const std::invalid_argument&) {

@@ -23,6 +23,17 @@ TEST(Hostfile, OneHostPerLineWithCommentsAndMpiSlots) {
   EXPECT_EQ(parse_hostfile("# rack 1\ngpu01 slots=8\n\n  gpu02\t# spare\r\ngpu01\n"), (Hosts{"gpu01", "gpu02"}));
 }
 
+// Every blank ends the host word, form feed and vertical tab too; what
+// parse_hostfile reads of a line is hostfile_host_word of it.
+TEST(Hostfile, TheHostWordEndsAtAnyBlankOrComment) {
+  EXPECT_EQ(hostfile_host_word("  gpu01\vslots=8"), "gpu01");
+  EXPECT_EQ(hostfile_host_word("\fgpu[01-02]\f["), "gpu[01-02]");
+  EXPECT_EQ(hostfile_host_word("gpu03#gpu04"), "gpu03");
+  EXPECT_EQ(hostfile_host_word(" \t\r# only a comment"), "");
+  EXPECT_EQ(hostfile_host_word(""), "");
+  EXPECT_EQ(parse_hostfile("gpu[01-02]\v[\ngpu03\f-x\n"), (Hosts{"gpu01", "gpu02", "gpu03"}));
+}
+
 TEST(Hostfile, BracketedListsExpand) {
   EXPECT_EQ(parse_hostfile("gpu[01-03]\nlogin1"), (Hosts{"gpu01", "gpu02", "gpu03", "login1"}));
 }

@@ -17,14 +17,6 @@ constexpr std::string_view kBlank = " \t\r\f\v";
 constexpr std::size_t kMaxHosts = 1'000'000;
 constexpr std::size_t kMaxLines = 1'000'000;
 
-std::string_view first_word(std::string_view line) {
-  line = line.substr(0, line.find('#'));
-  std::size_t start = line.find_first_not_of(kBlank);
-  if (start == std::string_view::npos) return {};
-  line.remove_prefix(start);
-  return line.substr(0, line.find_first_of(kBlank));
-}
-
 // `named` counts the names of every word so far (duplicates too): each
 // word is counted before it is expanded, so the file as a whole can never
 // make more than kMaxHosts names.
@@ -43,6 +35,14 @@ std::vector<std::string> hosts_of_word(std::string_view word, std::size_t line_n
 
 }  // namespace
 
+std::string_view hostfile_host_word(std::string_view line) {
+  line = line.substr(0, line.find('#'));
+  std::size_t start = line.find_first_not_of(kBlank);
+  if (start == std::string_view::npos) return {};
+  line.remove_prefix(start);
+  return line.substr(0, line.find_first_of(kBlank));
+}
+
 std::vector<std::string> parse_hostfile(std::string_view text) {
   // Counted before any line is read: a file over the limit costs one scan.
   if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) > kMaxLines)
@@ -56,7 +56,7 @@ std::vector<std::string> parse_hostfile(std::string_view text) {
     std::string_view line = text.substr(0, end);
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
     ++line_number;
-    std::string_view word = first_word(line);
+    std::string_view word = hostfile_host_word(line);
     if (word.empty()) continue;
     for (auto& h : hosts_of_word(word, line_number, named))
       if (seen.insert(h).second) hosts.push_back(std::move(h));

@@ -19,6 +19,11 @@ namespace gdrcheck {
 // is left.
 std::vector<std::string> parse_hostfile(std::string_view text);
 
+// The word of one host file line that names hosts: before any '#', the
+// first run of bytes that are not blanks (space, tab, CR, FF, VT); empty
+// for a blank or comment line.
+std::string_view hostfile_host_word(std::string_view line);
+
 // A real host file is a few KiB; a larger one is not a host file.
 inline constexpr std::size_t kMaxHostfileBytes = 64u << 20;
 
