@@ -39,7 +39,7 @@ class ClusterEndToEnd : public ::testing::Test {
     h.run_real_node(kNoPeermem, {"peermem-missing"}, testing::SlurmCluster::node_name(kNoPeermem));
     h.run_real_node(kAcs, {"acs-redirect"}, testing::SlurmCluster::node_name(kAcs));
     h.run_real_node(kSshdStopped);
-    h.set_gdrcheck_script(kHangs, "sleep 60\n");
+    h.set_gdrcheck_script(kHangs, testing::kHangingScript);
     h.set_gdrcheck_script(kGarbage, "echo 'Welcome to gpu06! {'\n");
   }
 
@@ -50,13 +50,16 @@ class ClusterEndToEnd : public ::testing::Test {
 
   std::string address(int i) const { return hosts_->host(i).address; }
 
-  // Options every ssh/pdsh run shares: the test key and timeouts. The
-  // sanitized gdrcheck took over 6 s for one `node` run on a loaded 2-core
-  // machine, so a real node gets 20 s; the hanging host sleeps 60 s, well
-  // past it (and a run that includes it lasts the 20 s).
+  // Options every ssh/pdsh run shares: the test key and timeouts (a run
+  // that includes the hanging host lasts the whole node timeout).
   std::vector<std::string> ssh_args() const {
-    std::vector<std::string> args = {
-        "--gdrcheck", hosts_->remote_gdrcheck(), "--timeout", "20", "--connect-timeout", "3", "--json"};
+    std::vector<std::string> args = {"--gdrcheck",
+                                     hosts_->remote_gdrcheck(),
+                                     "--timeout",
+                                     std::to_string(testing::kRealNodeTimeout.count()),
+                                     "--connect-timeout",
+                                     "3",
+                                     "--json"};
     for (const auto& o : hosts_->ssh_options()) args.push_back("--ssh-option=" + o);
     return args;
   }

@@ -30,7 +30,7 @@ class ClusterHostsTest : public ::testing::Test {
     h.run_real_node(kHealthy);
     h.run_real_node(kNoPeermem, {"peermem-missing"});
     h.run_real_node(kAcs, {"acs-redirect"});
-    h.set_gdrcheck_script(kHangs, "sleep 60\n");
+    h.set_gdrcheck_script(kHangs, testing::kHangingScript);
     h.set_gdrcheck_script(kGarbage, "echo 'Segmentation fault? no: just garbage {'\n");
     h.set_gdrcheck_script(kCrashes, "echo '{\"schema\":'; kill -SEGV $$\n");
     for (int i = 0; i < kHostCount; ++i) h.start_sshd(i);
@@ -43,10 +43,7 @@ class ClusterHostsTest : public ::testing::Test {
     for (int i = 0; i < kHostCount; ++i) opts.hosts.push_back(hosts_->host(i).address);
     opts.remote_gdrcheck = hosts_->remote_gdrcheck();
     opts.ssh_options = hosts_->ssh_options();
-    // A real `gdrcheck node` over ssh took over 8 s on a slow 2-core
-    // machine while the package test ran beside it; the hanging host
-    // sleeps 60 s, well past this.
-    opts.timeout = std::chrono::seconds(20);
+    opts.timeout = testing::kRealNodeTimeout;
     opts.connect_timeout = std::chrono::seconds(3);
     opts.fanout = 4;
     return opts;
@@ -122,7 +119,7 @@ TEST_F(ClusterHostsTest, SshNamesEveryHostCorrectly) {
     EXPECT_EQ(out[i].how, How::Unreachable) << out[i].reason;
   }
   EXPECT_NE(::access("/tmp/gdrcheck-injected", F_OK), 0) << "a host name was run as an ssh option";
-  // The hung host is cut off at the timeout (20 s), not waited for (60 s).
+  // The hung host is cut off at kRealNodeTimeout (20 s), not waited for (60 s).
   EXPECT_LT(took, std::chrono::seconds(50));
 }
 

@@ -11,10 +11,19 @@
 // are removed by the next one.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
 namespace gdrcheck::testing {
+
+// How long a test gives a real node (run_real_node) to answer over ssh or
+// pdsh. It answers in about a second on a quick machine; on a loaded slow
+// 2-core one a release gdrcheck took over 8 s and a sanitized one over 6 s.
+inline constexpr std::chrono::seconds kRealNodeTimeout{20};
+// The gdrcheck script of a host that hangs: it sleeps well past
+// kRealNodeTimeout, so "timed out" is what the launcher must report.
+inline constexpr const char* kHangingScript = "sleep 60\n";
 
 // "" when test hosts can be made here; else why not (not root, or `ip
 // netns` not permitted — e.g. in an unprivileged container).
