@@ -8,12 +8,14 @@
 
 #include "node_checks.h"
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::check;
+using testing::contains;
 using testing::find;
 using testing::fresh_node_root;
 using testing::node_root;
@@ -26,10 +28,6 @@ std::vector<const Finding*> acs_findings(const NodeReport& r) {
   for (const auto& f : r.findings)
     if (f.check == "acs") out.push_back(&f);
   return out;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Removes the file a device's `config` link leads to; returns the device's

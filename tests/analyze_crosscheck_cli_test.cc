@@ -14,8 +14,8 @@
 namespace gdrcheck {
 namespace {
 
+using testing::oci_h100_xml;
 using testing::run_gdrcheck;
-const std::string kOci = std::string(GDRCHECK_TEST_DATA) + "/recorded/oci-hpc/H100-topology.xml";
 
 class AnalyzeCrosscheckCli : public ::testing::Test {
  protected:
@@ -44,14 +44,14 @@ class AnalyzeCrosscheckCli : public ::testing::Test {
 
 TEST_F(AnalyzeCrosscheckCli, OneLinePerGpuAndTheJsonArray) {
   std::string agree = log("agree.log", "f000", "NET/IB/0/GDRDMA");
-  auto r = run_gdrcheck({"analyze", kOci, agree}, "");
+  auto r = run_gdrcheck({"analyze", oci_h100_xml(), agree}, "");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("Cross-check: " + kOci), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Cross-check: " + oci_h100_xml()), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("predicted mlx5_0 GDR yes/yes"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("log mlx5_0 GDR yes/yes (channel lines)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1 cross-check"), std::string::npos) << r.out;
 
-  auto j = run_gdrcheck({"analyze", "--json", kOci, agree}, "");
+  auto j = run_gdrcheck({"analyze", "--json", oci_h100_xml(), agree}, "");
   auto doc = nlohmann::json::parse(j.out);
   ASSERT_EQ(doc["crosscheck"].size(), 1u);
   const auto& row = doc["crosscheck"][0];
@@ -66,16 +66,16 @@ TEST_F(AnalyzeCrosscheckCli, OneLinePerGpuAndTheJsonArray) {
 
 TEST_F(AnalyzeCrosscheckCli, ADifferenceIsAWarningWithItsCause) {
   std::string no_gdr = log("no-gdr.log", "f000", "NET/IB/0");
-  auto r = run_gdrcheck({"analyze", "--json", kOci, no_gdr}, "");
+  auto r = run_gdrcheck({"analyze", "--json", oci_h100_xml(), no_gdr}, "");
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["crosscheck"][0]["agree"], "no");
   EXPECT_NE(doc["crosscheck"][0]["cause"].get<std::string>().find("peer memory"), std::string::npos);
   // The log alone already proves GDR is off (CRITICAL); the difference adds its WARNING beneath.
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  auto only = run_gdrcheck({"analyze", kOci, no_gdr, "--env", "NCCL_NET_GDR_LEVEL=LOC"}, "");
+  auto only = run_gdrcheck({"analyze", oci_h100_xml(), no_gdr, "--env", "NCCL_NET_GDR_LEVEL=LOC"}, "");
   EXPECT_NE(only.out.find("NCCL_NET_GDR_LEVEL=LOC (--env)"), std::string::npos) << only.out;
   EXPECT_NE(only.out.find("agree"), std::string::npos) << only.out;
-  EXPECT_EQ(run_gdrcheck({"analyze", kOci, no_gdr, "--nccl-version", "9.1"}, "").exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"analyze", oci_h100_xml(), no_gdr, "--nccl-version", "9.1"}, "").exit_code, 64);
 }
 
 // A recorded root as the topology: its own host facts, read from the root.

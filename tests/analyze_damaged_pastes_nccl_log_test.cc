@@ -8,18 +8,16 @@
 #include "analyze/artifact.h"
 #include "recorded_fixtures.h"
 #include "report/analyze_text.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
+using testing::contains;
 using testing::test_data;
 
-Artifact paste(const std::string& file) {
+Artifact analyze_nccl_log_paste(const std::string& file) {
   return analyze_file(test_data("pastes/nccl-log/" + file));
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::size_t completion_lines(const NcclLogReport& r, int status) {
@@ -36,11 +34,11 @@ std::size_t completion_lines(const NcclLogReport& r, int status) {
 // lines are the proxy returning a remote error. The job failed on retry
 // exhaustion; nothing is shown about connections or GDR.
 TEST(AnalyzeDamagedNcclLog, Nccl1405PluginStatus12IsCritical) {
-  Artifact a = paste("nccl-1405-ib-plugin-status12-vendor129-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1405-ib-plugin-status12-vendor129-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("IB completion error 12 (transport retry counter exceeded)", 0), 0u) << a.verdict;
-  EXPECT_TRUE(has(a.verdict, "(3 completion error lines)")) << a.verdict;
+  EXPECT_TRUE(contains(a.verdict, "(3 completion error lines)")) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
   const NcclLogReport& r = *a.nccl_log;
   EXPECT_EQ(completion_lines(r, 12), 3u);
@@ -55,7 +53,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1405PluginStatus12IsCritical) {
 // (vendor err 249) are flushed work requests that follow it. The verdict
 // leads with 12, and 5 is still reported as what it is.
 TEST(AnalyzeDamagedNcclLog, Nccl1814BacktickStatus12LeadsOverFlush) {
-  Artifact a = paste("nccl-1814-description-backtick-status12-then-5-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1814-description-backtick-status12-then-5-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("IB completion error 12 (transport retry counter exceeded)", 0), 0u) << a.verdict;
@@ -73,7 +71,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1814BacktickStatus12LeadsOverFlush) {
 // status=12 ... vendor err 129 (Send)". It is an NCCL log line, and it says
 // the job's transfers failed; nothing else (version, devices, GDR) is shown.
 TEST(AnalyzeDamagedNcclLog, Nccl1664Status12InProseIsCritical) {
-  Artifact a = paste("nccl-1664-ibp-status12-in-prose.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1664-ibp-status12-in-prose.log");
   EXPECT_TRUE(a.error.empty()) << a.error;
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
@@ -93,7 +91,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1664Status12InProseIsCritical) {
 // by peer memory and by DMA-BUF; the one connection shown, channel 03 send,
 // runs via NET/NCCL RDMA Plugin v9/3/GDRDMA.
 TEST(AnalyzeDamagedNcclLog, DocRoceBondStrippedPrefixGdrdmaIsOk) {
-  Artifact a = paste("doc-roce-bond-prefix-stripped-dmabuf-peermem.log");
+  Artifact a = analyze_nccl_log_paste("doc-roce-bond-prefix-stripped-dmabuf-peermem.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Ok) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -123,7 +121,7 @@ TEST(AnalyzeDamagedNcclLog, DocRoceBondStrippedPrefixGdrdmaIsOk) {
 // the connection runs via NET/NCCL RDMA Plugin v10/0 without GDRDMA: GDR is
 // not used, and the plugin's statement (not a per-pair distance) says why.
 TEST(AnalyzeDamagedNcclLog, DocGb10PluginDisabledIsCritical) {
-  Artifact a = paste("doc-gb10-roce-dmabuf-enabled-plugin-disabled.log");
+  Artifact a = analyze_nccl_log_paste("doc-gb10-roce-dmabuf-enabled-plugin-disabled.log");
   EXPECT_TRUE(a.error.empty()) << a.error;
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
@@ -137,7 +135,7 @@ TEST(AnalyzeDamagedNcclLog, DocGb10PluginDisabledIsCritical) {
   EXPECT_FALSE(r.connections[0].gdr);
   const NcclReason* off = r.reason("gdr_disabled_no_module");
   ASSERT_NE(off, nullptr);
-  EXPECT_TRUE(has(off->message, "NET/NCCL RDMA Plugin v10 ")) << off->message;
+  EXPECT_TRUE(contains(off->message, "NET/NCCL RDMA Plugin v10 ")) << off->message;
   EXPECT_EQ(r.reason("gdr_enabled_unused"), nullptr);  // the plugin's statement explains it
   EXPECT_TRUE(r.nccl_version.empty());
 }
@@ -148,7 +146,7 @@ TEST(AnalyzeDamagedNcclLog, DocGb10PluginDisabledIsCritical) {
 // 1->2, two processes of task-420-bzbzn) via NET/IB/0, none with GDRDMA,
 // and one P2P/IPC line inside the node.
 TEST(AnalyzeDamagedNcclLog, Nccl719BoxBorderedNoGdrIsCritical) {
-  Artifact a = paste("nccl-719-k9s-box-border-padded-no-gdr.log");
+  Artifact a = analyze_nccl_log_paste("nccl-719-k9s-box-border-padded-no-gdr.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -172,7 +170,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl719BoxBorderedNoGdrIsCritical) {
 // in the <= 2.18 wording "with error 12, opcode 1, len 0, vendor err 129".
 // The pod name is the host; the job failed on retry exhaustion.
 TEST(AnalyzeDamagedNcclLog, Nccl733InlineCodeWarnInProseIsCritical) {
-  Artifact a = paste("nccl-733-warn-inline-code-in-prose-error12.log");
+  Artifact a = analyze_nccl_log_paste("nccl-733-warn-inline-code-in-prose-error12.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("IB completion error 12 (transport retry counter exceeded)", 0), 0u) << a.verdict;
@@ -182,7 +180,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl733InlineCodeWarnInProseIsCritical) {
   EXPECT_EQ(r.hosts, std::vector<std::string>{"task-646--1-mhpnk"});
   const NcclReason* warn = r.reason("net_error");
   ASSERT_NE(warn, nullptr);
-  EXPECT_FALSE(has(warn->message, "`")) << warn->message;  // the closing backquote is not NCCL's
+  EXPECT_FALSE(contains(warn->message, "`")) << warn->message;  // the closing backquote is not NCCL's
   EXPECT_EQ(r.net_connections, 0u);
 }
 
@@ -191,12 +189,12 @@ TEST(AnalyzeDamagedNcclLog, Nccl733InlineCodeWarnInProseIsCritical) {
 // connection is not in the excerpt. CRITICAL, saying 5 follows an earlier
 // error rather than inventing one.
 TEST(AnalyzeDamagedNcclLog, Nccl1737FlushOnlyIsCriticalWithoutInventedCause) {
-  Artifact a = paste("nccl-1737-turn2-flush-error5-only-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1737-turn2-flush-error5-only-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("IB completion error 5 (work request flushed): follows an earlier error", 0), 0u)
       << a.verdict;
-  EXPECT_TRUE(has(a.verdict, "(4 completion error lines)")) << a.verdict;
+  EXPECT_TRUE(contains(a.verdict, "(4 completion error lines)")) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
   const NcclLogReport& r = *a.nccl_log;
   EXPECT_EQ(completion_lines(r, 5), 4u);
@@ -211,7 +209,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1737FlushOnlyIsCriticalWithoutInventedCause) {
 // device list: no connection and no statement NCCL made about GDR, so
 // UNKNOWN; the prompt's host is not a log host.
 TEST(AnalyzeDamagedNcclLog, Nccl1737PromptCutBeforeDevicesIsUnknown) {
-  Artifact a = paste("nccl-1737-prompt-cut-gdr-level-0-command.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1737-prompt-cut-gdr-level-0-command.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Unknown) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -231,7 +229,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1737PromptCutBeforeDevicesIsUnknown) {
 // No connection lines: partial by NCCL's own statements, and the version
 // needed to name the distances is not printed.
 TEST(AnalyzeDamagedNcclLog, Dle383DistanceStatementsArePartial) {
-  Artifact a = paste("dle-383-distance-enabled-disabled-phb.log");
+  Artifact a = analyze_nccl_log_paste("dle-383-distance-enabled-disabled-phb.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Warning) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -244,8 +242,8 @@ TEST(AnalyzeDamagedNcclLog, Dle383DistanceStatementsArePartial) {
   const NcclReason* d = r.reason("gdr_distance");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->count, 5u);
-  EXPECT_TRUE(has(d->message, "5 > 4")) << d->message;
-  EXPECT_TRUE(has(d->message, "does not print")) << d->message;
+  EXPECT_TRUE(contains(d->message, "5 > 4")) << d->message;
+  EXPECT_TRUE(contains(d->message, "does not print")) << d->message;
 }
 
 // One WARN line, quoted without host, pid or device: only NCCL's source
@@ -253,7 +251,7 @@ TEST(AnalyzeDamagedNcclLog, Dle383DistanceStatementsArePartial) {
 // registration of GPU memory failed ("Operation not supported"); the line
 // shows neither connections nor GDR use.
 TEST(AnalyzeDamagedNcclLog, Nccl778LocatedWarnDmabufRegistrationFailed) {
-  Artifact a = paste("nccl-778-warn-no-host-dmabuf-reg-failed.log");
+  Artifact a = analyze_nccl_log_paste("nccl-778-warn-no-host-dmabuf-reg-failed.log");
   EXPECT_TRUE(a.error.empty()) << a.error;
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Unknown) << a.verdict;
@@ -261,8 +259,8 @@ TEST(AnalyzeDamagedNcclLog, Nccl778LocatedWarnDmabufRegistrationFailed) {
   const NcclLogReport& r = *a.nccl_log;
   const NcclReason* dmabuf = r.reason("dmabuf_registration_failed");
   ASSERT_NE(dmabuf, nullptr);
-  EXPECT_TRUE(has(dmabuf->message, "Operation not supported")) << dmabuf->message;
-  EXPECT_TRUE(has(dmabuf->message, "NCCL_DMABUF_ENABLE=0")) << dmabuf->message;
+  EXPECT_TRUE(contains(dmabuf->message, "Operation not supported")) << dmabuf->message;
+  EXPECT_TRUE(contains(dmabuf->message, "NCCL_DMABUF_ENABLE=0")) << dmabuf->message;
   EXPECT_TRUE(r.hosts.empty());
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
   EXPECT_EQ(r.reason("ib_completion_error"), nullptr);
@@ -273,7 +271,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl778LocatedWarnDmabufRegistrationFailed) {
 // Cut before any connection. What is read: ibv_create_qp failed while a
 // connection was set up, so the job failed (CRITICAL); nothing about GDR.
 TEST(AnalyzeDamagedNcclLog, Nccl1129CurlyQuotedWarnThenUnfencedLog) {
-  Artifact a = paste("nccl-1129-curly-quoted-warn-then-unfenced-log-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1129-curly-quoted-warn-then-unfenced-log-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("NCCL's ibv_create_qp call failed", 0), 0u) << a.verdict;
@@ -285,8 +283,8 @@ TEST(AnalyzeDamagedNcclLog, Nccl1129CurlyQuotedWarnThenUnfencedLog) {
   EXPECT_EQ(r.net_devices, std::vector<std::string>{"mlx5_0:1/IB"});
   const NcclReason* qp = r.reason("ib_verbs_failed");
   ASSERT_NE(qp, nullptr);
-  EXPECT_TRUE(has(qp->message, "ibv_create_qp")) << qp->message;
-  EXPECT_FALSE(has(qp->message, "\xE2\x80\x9C")) << qp->message;  // the closing curly quote is the poster's
+  EXPECT_TRUE(contains(qp->message, "ibv_create_qp")) << qp->message;
+  EXPECT_FALSE(contains(qp->message, "\xE2\x80\x9C")) << qp->message;  // the closing curly quote is the poster's
   EXPECT_EQ(qp->lines, std::vector<std::size_t>{2});
   EXPECT_EQ(r.net_connections, 0u);
 }
@@ -297,7 +295,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1129CurlyQuotedWarnThenUnfencedLog) {
 // the "-> 2" chain is the system error going up. The version's release is
 // still 2.8.3. The job failed: CRITICAL.
 TEST(AnalyzeDamagedNcclLog, Nccl562PlaceholderVersionCreateQpFailed) {
-  Artifact a = paste("nccl-562-bazel-version-placeholder-create-qp-failed-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-562-bazel-version-placeholder-create-qp-failed-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -317,7 +315,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl562PlaceholderVersionCreateQpFailed) {
 // receive 1->0 and send 0->1) via NET/IB/0 without GDRDMA, then
 // ibv_create_cq failed. Staged through host memory, and the job failed.
 TEST(AnalyzeDamagedNcclLog, Nccl380QuoteHeadingRoceNoGdrThenCreateCqFailed) {
-  Artifact a = paste("nccl-380-quote-heading-roce-no-gdr-create-cq-failed-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-380-quote-heading-roce-no-gdr-create-cq-failed-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -331,7 +329,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl380QuoteHeadingRoceNoGdrThenCreateCqFailed) {
   EXPECT_EQ(r.connections[0].from_device, "3000");
   const NcclReason* cq = r.reason("ib_verbs_failed");
   ASSERT_NE(cq, nullptr);
-  EXPECT_TRUE(has(cq->message, "ibv_create_cq")) << cq->message;
+  EXPECT_TRUE(contains(cq->message, "ibv_create_cq")) << cq->message;
   EXPECT_EQ(cq->lines, std::vector<std::size_t>{15});
 }
 
@@ -339,7 +337,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl380QuoteHeadingRoceNoGdrThenCreateCqFailed) {
 // record's own host). Only intra-node P2P/IPC channels and tree lines of
 // rdma-gpu-train-worker-0 survive the cut: nothing about the network.
 TEST(AnalyzeDamagedNcclLog, Nccl1029HostPrefixIntraNodeOnlyIsUnknown) {
-  Artifact a = paste("nccl-1029-pdsh-host-prefix-intra-only-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1029-pdsh-host-prefix-intra-only-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Unknown) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -348,7 +346,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1029HostPrefixIntraNodeOnlyIsUnknown) {
   EXPECT_EQ(r.net_connections, 0u);
   EXPECT_EQ(r.intra_node_lines, 4u);
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
-  EXPECT_TRUE(has(r.verdict_why, "only intra-node")) << r.verdict_why;
+  EXPECT_TRUE(contains(r.verdict_why, "only intra-node")) << r.verdict_why;
 }
 
 // The log between single backticks on lines of their own: rank 0 of a
@@ -356,7 +354,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl1029HostPrefixIntraNodeOnlyIsUnknown) {
 // "GPU Direct RDMA Disabled for HCA": GDR no. Only one host's lines: the
 // text says they are the lines' hosts, not the job's.
 TEST(AnalyzeDamagedNcclLog, Nccl1537SingleBacktickOneHostOfSixteenRanks) {
-  Artifact a = paste("nccl-1537-single-backtick-roce-gdr-disabled-for-hca.log");
+  Artifact a = analyze_nccl_log_paste("nccl-1537-single-backtick-roce-gdr-disabled-for-hca.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -368,14 +366,14 @@ TEST(AnalyzeDamagedNcclLog, Nccl1537SingleBacktickOneHostOfSixteenRanks) {
   EXPECT_NE(r.reason("gdr_disabled_no_module"), nullptr);
   EXPECT_EQ(r.net_connections, 0u);
   std::string text = render_analyze_text({a}, false);
-  EXPECT_TRUE(has(text, "16 ranks; lines from 1 host(s): hostname1")) << text;
-  EXPECT_FALSE(has(text, "16 ranks on 1 hosts")) << text;
+  EXPECT_TRUE(contains(text, "16 ranks; lines from 1 host(s): hostname1")) << text;
+  EXPECT_FALSE(contains(text, "16 ranks on 1 hosts")) << text;
 }
 
 // Docker container ids as host names; old "(no module)" wording for HCAs
 // 1-3; seven connections via NET/IB/0, none with GDRDMA: GDR no.
 TEST(AnalyzeDamagedNcclLog, Nccl899ContainerHostsNoModule) {
-  Artifact a = paste("nccl-899-container-hosts-gdr-disabled-no-module-cut.log");
+  Artifact a = analyze_nccl_log_paste("nccl-899-container-hosts-gdr-disabled-no-module-cut.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -391,7 +389,7 @@ TEST(AnalyzeDamagedNcclLog, Nccl899ContainerHostsNoModule) {
 // GDR" for both ranks; "DMA-BUF is available on GPU device 0" is NCCL's GPU
 // probe, not DMA-BUF in use. GDR no, by the plugin; no connections.
 TEST(AnalyzeDamagedNcclLog, NcclTests245OfiPluginDisablesGdr) {
-  Artifact a = paste("nccl-tests-245-host-pid-stripped-ofi-disabling-gdr-dmabuf-available.log");
+  Artifact a = analyze_nccl_log_paste("nccl-tests-245-host-pid-stripped-ofi-disabling-gdr-dmabuf-available.log");
   EXPECT_EQ(a.kind, ArtifactKind::NcclLog);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
   ASSERT_TRUE(a.nccl_log);
@@ -404,11 +402,12 @@ TEST(AnalyzeDamagedNcclLog, NcclTests245OfiPluginDisablesGdr) {
   // No "Using network" line and no connection: the network is unknown, and
   // the text says what the lines do show.
   std::string text = render_analyze_text({a}, false);
-  EXPECT_TRUE(has(text, "network: unknown (lines from NET/OFI: loaded or tried; no line says which network NCCL used)"))
+  EXPECT_TRUE(
+      contains(text, "network: unknown (lines from NET/OFI: loaded or tried; no line says which network NCCL used)"))
       << text;
   // Where a network is known, no such note.
-  Artifact used = paste("nccl-899-container-hosts-gdr-disabled-no-module-cut.log");
-  EXPECT_FALSE(has(render_analyze_text({used}, false), "loaded or tried"));
+  Artifact used = analyze_nccl_log_paste("nccl-899-container-hosts-gdr-disabled-no-module-cut.log");
+  EXPECT_FALSE(contains(render_analyze_text({used}, false), "loaded or tried"));
 }
 
 }  // namespace

@@ -8,19 +8,16 @@
 #include "analyze/artifact.h"
 #include "recorded_fixtures.h"
 #include "report/analyze_json.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
+using testing::has_note;
 using testing::test_data;
 
-Artifact analyze_paste(const std::string& file) {
+Artifact analyze_nccl_tests_paste(const std::string& file) {
   return analyze_file(test_data("pastes/nccl-tests/" + file));
-}
-
-bool has_note(const NcclTestsRun& run, const std::string& text) {
-  return std::any_of(run.notes.begin(), run.notes.end(),
-                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
 }
 
 std::string notes_of(const NcclTestsRun& run) {
@@ -42,7 +39,7 @@ void expect_tests_without_network_lines(const Artifact& a) {
 // rank list and the table, one rank on one A10G: busbw 0.00 everywhere,
 // in-place algbw absurd and wider than its field. No footer.
 TEST(AnalyzeDamagedNcclTests, AwstipOneRankBehindMpiTags) {
-  Artifact a = analyze_paste("awstip-blog-eks-a10g-mpi-tag-1rank-joined.txt");
+  Artifact a = analyze_nccl_tests_paste("awstip-blog-eks-a10g-mpi-tag-1rank-joined.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -71,7 +68,7 @@ TEST(AnalyzeDamagedNcclTests, AwstipOneRankBehindMpiTags) {
 // all_reduce (sum, float), busbw/algbw 1.75 = 2(n-1)/n for 8 ranks, up to
 // 300.51 GB/s at 32 MiB; no wrong results.
 TEST(AnalyzeDamagedNcclTests, MooncakeRowsWithoutHeader) {
-  Artifact a = analyze_paste("mooncake-pr3484-rows-only-no-header-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("mooncake-pr3484-rows-only-no-header-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -93,7 +90,7 @@ TEST(AnalyzeDamagedNcclTests, MooncakeRowsWithoutHeader) {
 // A backtick glued before "# Using devices"; 2019 layout: redop but no
 // root, float `error` column. 1e-07 / 3e-08 are rounding, not failures.
 TEST(AnalyzeDamagedNcclTests, Nccl258BacktickAndFloatErrors) {
-  Artifact a = analyze_paste("nccl-258-backtick-glued-float-error-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-258-backtick-glued-float-error-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -122,7 +119,7 @@ TEST(AnalyzeDamagedNcclTests, Nccl258BacktickAndFloatErrors) {
 // busbw/algbw 0.875 fits all_reduce over 16 ranks and all_gather over 8:
 // the rows cannot tell which, so no name is given.
 TEST(AnalyzeDamagedNcclTests, Nccl644RowsWithoutRedopNameUndecided) {
-  Artifact a = analyze_paste("nccl-644-rows-only-no-redop-float-error-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-644-rows-only-no-redop-float-error-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -143,7 +140,7 @@ TEST(AnalyzeDamagedNcclTests, Nccl644RowsWithoutRedopNameUndecided) {
 // own headers interleaved, both as Rank 0, on two hosts. Two independent
 // one-rank all_reduce runs, not one two-rank job; no rows.
 TEST(AnalyzeDamagedNcclTests, NcclTests107InterleavedProcessesAreTwoRuns) {
-  Artifact a = analyze_paste("nccl-tests-107-two-processes-interleaved-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-tests-107-two-processes-interleaved-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 2u);
   std::vector<std::string> hosts;
@@ -163,7 +160,7 @@ TEST(AnalyzeDamagedNcclTests, NcclTests107InterleavedProcessesAreTwoRuns) {
 // Pasted without a fence; cut inside the rank list: 14 A100-SXM4-40GB
 // ranks on dgx-work01 and dgx-work02, 10 GiB to 20 GiB, no table.
 TEST(AnalyzeDamagedNcclTests, NcclTests118RankListCut) {
-  Artifact a = analyze_paste("nccl-tests-118-unfenced-header-2-nodes-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-tests-118-unfenced-header-2-nodes-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -182,7 +179,7 @@ TEST(AnalyzeDamagedNcclTests, NcclTests118RankListCut) {
 // Rows only, non-power-of-two sizes; the redop changes from max to min in
 // mid-table and the sizes restart. all_reduce rows, #wrong 0, ~3 GB/s.
 TEST(AnalyzeDamagedNcclTests, NcclTests167MaxThenMin) {
-  Artifact a = analyze_paste("nccl-tests-167-rows-only-max-min-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-tests-167-rows-only-max-min-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -200,7 +197,7 @@ TEST(AnalyzeDamagedNcclTests, NcclTests167MaxThenMin) {
 // A multi-line `srun \` command, fences and "Output:" above nccl-tests
 // 2.19.6 output; cut after rank 7 of 16 (node1's eight B200).
 TEST(AnalyzeDamagedNcclTests, NcclTests389SrunCommandVersionLine) {
-  Artifact a = analyze_paste("nccl-tests-389-srun-multiline-command-b200-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-tests-389-srun-multiline-command-b200-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -220,7 +217,7 @@ TEST(AnalyzeDamagedNcclTests, NcclTests389SrunCommandVersionLine) {
 // Each half is its own run: left 104.21 GB/s in-place at 2 MiB, right
 // 105.43 out-of-place; no row mixes the two.
 TEST(AnalyzeDamagedNcclTests, Rccl1352SideBySideTablesAreTwoRuns) {
-  Artifact a = analyze_paste("rccl-pr1352-two-tables-side-by-side-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("rccl-pr1352-two-tables-side-by-side-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 2u);
   const auto& left = a.nccl_tests->runs[0];
@@ -245,7 +242,7 @@ TEST(AnalyzeDamagedNcclTests, Rccl1352SideBySideTablesAreTwoRuns) {
 // prompt above. all_gather (redop none) on 2 nodes x 8 H200, busbw up to
 // 325.72 out-of-place at 8 GiB, average 122.073, out of bounds 0 OK.
 TEST(AnalyzeDamagedNcclTests, SkypilotRayAndMpiPrefixes) {
-  Artifact a = analyze_paste("skypilot-gke-h200-ray-and-mpi-prefix-all-gather.txt");
+  Artifact a = analyze_nccl_tests_paste("skypilot-gke-h200-ray-and-mpi-prefix-all-gather.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -271,7 +268,7 @@ TEST(AnalyzeDamagedNcclTests, SkypilotRayAndMpiPrefixes) {
 // The srun command in inline code above the fence; host names right-
 // aligned (`on   worker-1`). all_reduce_perf_mpi, 12 of 16 H100 ranks.
 TEST(AnalyzeDamagedNcclTests, SoperatorSrunCommandAbove) {
-  Artifact a = analyze_paste("soperator-pr428-srun-command-above-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("soperator-pr428-srun-command-above-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -290,7 +287,7 @@ TEST(AnalyzeDamagedNcclTests, SoperatorSrunCommandAbove) {
 // the rank list of the first is cut, so its rank and node counts are not
 // known (72 GPUs over 18 trays ran it).
 TEST(AnalyzeDamagedNcclTests, CoreweavePr43TwoPastesRankListCut) {
-  Artifact a = analyze_paste("coreweave-nccl-tests-pr43-gb200-two-runs-rank-list-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("coreweave-nccl-tests-pr43-gb200-two-runs-rank-list-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 2u);
   const auto& run = a.nccl_tests->runs[0];
@@ -326,7 +323,7 @@ TEST(AnalyzeDamagedNcclTests, CoreweavePr43TwoPastesRankListCut) {
 // continuations) above a complete all_reduce table: 16 H100 ranks on two
 // hosts, busbw up to 338.82 GB/s at 8 GiB, average 70.742, 0 OK.
 TEST(AnalyzeDamagedNcclTests, A3megaBlockquoteCommand) {
-  Artifact a = analyze_paste("a3mega-fork-blockquote-mpirun-command-h100.txt");
+  Artifact a = analyze_nccl_tests_paste("a3mega-fork-blockquote-mpirun-command-h100.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -350,7 +347,7 @@ TEST(AnalyzeDamagedNcclTests, A3megaBlockquoteCommand) {
 // table with no parameter or rank lines: sendrecv on 8 GPUs of one process,
 // busbw up to 195.10 GB/s at 1 GiB, in-place not checked (N/A), no footer.
 TEST(AnalyzeDamagedNcclTests, LiPlusSendrecvCommandInFence) {
-  Artifact a = analyze_paste("li-plus-playground-sendrecv-command-in-fence-no-footer.txt");
+  Artifact a = analyze_nccl_tests_paste("li-plus-playground-sendrecv-command-in-fence-no-footer.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -373,7 +370,7 @@ TEST(AnalyzeDamagedNcclTests, LiPlusSendrecvCommandInFence) {
 // nothing after it): 16 ranks on node005 and node007, -c 0 so every #wrong
 // is N/A, busbw up to 166.22 at 256 MiB, average 142.735, 0 OK.
 TEST(AnalyzeDamagedNcclTests, NcclTests290SingleNodeThenSrunLabels) {
-  Artifact a = analyze_paste("nccl-tests-290-single-then-srun-label-two-nodes.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-tests-290-single-then-srun-label-two-nodes.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 2u);
   const auto& single = a.nccl_tests->runs[0];
@@ -406,7 +403,7 @@ TEST(AnalyzeDamagedNcclTests, NcclTests290SingleNodeThenSrunLabels) {
 // 8 H100 ranks of one host, one 8 GiB all_reduce row, busbw 479.41, out of
 // bounds 0 OK; the average line is cut off.
 TEST(AnalyzeDamagedNcclTests, NcclTests347RedactedTwoWordHostname) {
-  Artifact a = analyze_paste("nccl-tests-347-redacted-two-word-hostname-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-tests-347-redacted-two-word-hostname-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -426,7 +423,7 @@ TEST(AnalyzeDamagedNcclTests, NcclTests347RedactedTwoWordHostname) {
 // rccl-tests on 8 MI300X of one node; an extra "rccl-tests: Version" line;
 // cut after the first row: 8 MiB, busbw 161.14 GB/s; no footer.
 TEST(AnalyzeDamagedNcclTests, HpcAiEnvsPr30RcclTestsOneRow) {
-  Artifact a = analyze_paste("hpc-ai-envs-pr30-rccl-tests-version-line-mi300x-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("hpc-ai-envs-pr30-rccl-tests-version-line-mi300x-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];
@@ -450,7 +447,7 @@ TEST(AnalyzeDamagedNcclTests, HpcAiEnvsPr30RcclTestsOneRow) {
 // and headers without it. 8 ranks of all_reduce_perf (mpirun -np 8) on
 // AI-A100-Beethoven01, old float 'error' header; cut before any row.
 TEST(AnalyzeDamagedNcclTests, Nccl583HashMarksLostNoRows) {
-  Artifact a = analyze_paste("nccl-583-hash-marks-lost-unfenced-mpirun-cut.txt");
+  Artifact a = analyze_nccl_tests_paste("nccl-583-hash-marks-lost-unfenced-mpirun-cut.txt");
   expect_tests_without_network_lines(a);
   ASSERT_EQ(a.nccl_tests->runs.size(), 1u);
   const auto& run = a.nccl_tests->runs[0];

@@ -4,7 +4,6 @@
 // and hostile text quoted back safely.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "analyze/artifact.h"
@@ -16,6 +15,7 @@ namespace {
 
 using nlohmann::json;
 using testing::run_gdrcheck;
+using testing::scratch_file;
 using testing::test_data;
 
 std::string gdsio(const std::string& name) {
@@ -23,12 +23,6 @@ std::string gdsio(const std::string& name) {
 }
 std::string cufile(const std::string& name) {
   return test_data("gds/cufile-log/" + name);
-}
-
-std::string write_scratch(const std::string& name, const std::string& text) {
-  std::string path = testing::scratch_dir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
 }
 
 // Text output wraps at 80 columns with continuation lines indented by four
@@ -46,7 +40,7 @@ std::string unwrapped(const std::string& text) {
   return out;
 }
 
-bool has(const std::string& text, const std::string& part) {
+bool unwrapped_has(const std::string& text, const std::string& part) {
   return unwrapped(text).find(part) != std::string::npos;
 }
 
@@ -71,11 +65,11 @@ TEST(AnalyzeGdsDetect, EveryRealFileHasItsKind) {
 }
 
 TEST(AnalyzeGdsDetect, NeitherStaysOfNoKnownKind) {
-  std::string f = write_scratch("notes.txt", "the throughput was fine\nERROR: disk full\nThroughput: great\n");
+  std::string f = scratch_file("notes.txt", "the throughput was fine\nERROR: disk full\nThroughput: great\n");
   auto r = run_gdrcheck({"analyze", f});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_TRUE(has(r.err, "of no known kind")) << r.err;
-  EXPECT_TRUE(has(r.err, "cufile.log")) << r.err;
+  EXPECT_TRUE(unwrapped_has(r.err, "of no known kind")) << r.err;
+  EXPECT_TRUE(unwrapped_has(r.err, "cufile.log")) << r.err;
 }
 
 // ------------------------------------------------------------- gdsio
@@ -83,39 +77,39 @@ TEST(AnalyzeGdsDetect, NeitherStaysOfNoKnownKind) {
 TEST(AnalyzeGdsCli, GpudRunIsOkWithItsThroughputAndTheCaution) {
   auto r = run_gdrcheck({"analyze", gdsio("onizuka-gds-1.1-vm-p400.txt")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(has(r.out, "(gdsio)")) << r.out;
-  EXPECT_TRUE(has(r.out,
-                  "OK: GPUDirect Storage path measured: 1 run through cuFile; best READ 1.564 GiB/s (GPUD, "
-                  "line 6)"))
+  EXPECT_TRUE(unwrapped_has(r.out, "(gdsio)")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out,
+                            "OK: GPUDirect Storage path measured: 1 run through cuFile; best READ 1.564 GiB/s (GPUD, "
+                            "line 6)"))
       << r.out;
-  EXPECT_TRUE(has(r.out, "prints GPUD also when libcufile fell back to compat mode")) << r.out;
-  EXPECT_TRUE(has(r.out, "READ: GPU direct 1.564 GiB/s vs CPU_GPU 1.429 GiB/s")) << r.out;
-  EXPECT_TRUE(has(r.out, "line 11: READ CPU_GPU, 1 threads, IOSize 256(KiB), 1.429 GiB/s")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "prints GPUD also when libcufile fell back to compat mode")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "READ: GPU direct 1.564 GiB/s vs CPU_GPU 1.429 GiB/s")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "line 11: READ CPU_GPU, 1 threads, IOSize 256(KiB), 1.429 GiB/s")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, TwelveRunsBestPerIoType) {
   auto r = run_gdrcheck({"analyze", gdsio("onizuka-gds-1.0-p1000-12-runs.txt")});
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_TRUE(has(r.out,
-                  "4 runs through cuFile; best WRITE 1.436 GiB/s (GPUD, line 20), READ 1.840 GiB/s (GPUD, "
-                  "line 33), RANDWRITE 1.304 GiB/s (GPUD, line 46), RANDREAD 1.532 GiB/s (GPUD, line 59)"))
+  EXPECT_TRUE(unwrapped_has(r.out,
+                            "4 runs through cuFile; best WRITE 1.436 GiB/s (GPUD, line 20), READ 1.840 GiB/s (GPUD, "
+                            "line 33), RANDWRITE 1.304 GiB/s (GPUD, line 46), RANDREAD 1.532 GiB/s (GPUD, line 59)"))
       << r.out;
 }
 
 TEST(AnalyzeGdsCli, FragmentsWithCommandsAreOkAndSayWhereTheTypeCameFrom) {
   auto r = run_gdrcheck({"analyze", gdsio("gds-nvidia-fs-30-vast-nfs-fragments.txt")});
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_TRUE(has(r.out, "best I/O 6.885 GiB/s (GPUD, line 7)")) << r.out;
-  EXPECT_TRUE(has(r.out, "line 4: transfer type GPUD taken from the gdsio command before it")) << r.out;
-  EXPECT_TRUE(has(r.out, "line 10: the transfer type is not shown")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "best I/O 6.885 GiB/s (GPUD, line 7)")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "line 4: transfer type GPUD taken from the gdsio command before it")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "line 10: the transfer type is not shown")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, IoErrorsAreCritical) {
   auto r = run_gdrcheck({"analyze", gdsio("gds-nvidia-fs-57-io-failed.txt")});
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_TRUE(has(r.out,
-                  "CRITICAL: gdsio reported I/O errors (4 lines; line 3: write io failed of type 1 size: "
-                  "16777216 , ret: 0)"))
+  EXPECT_TRUE(unwrapped_has(r.out,
+                            "CRITICAL: gdsio reported I/O errors (4 lines; line 3: write io failed of type 1 size: "
+                            "16777216 , ret: 0)"))
       << r.out;
 }
 
@@ -124,20 +118,20 @@ TEST(AnalyzeGdsCli, IoErrorsAreCritical) {
 TEST(AnalyzeGdsCli, CpuStagedRunsOnlyAreUnknownNotAFailure) {
   std::string text = testing::read_test_data("gds/gdsio/keichi-gds-1.15-rocky-3-runs.txt");
   std::string staged = text.substr(text.find("NVMe -> CPU\n"));
-  auto r = run_gdrcheck({"analyze", write_scratch("staged.txt", staged)});
+  auto r = run_gdrcheck({"analyze", scratch_file("staged.txt", staged)});
   EXPECT_EQ(r.exit_code, 3) << r.out;
-  EXPECT_TRUE(has(r.out,
-                  "UNKNOWN: no GPU direct run: CPUONLY (storage to host memory only; no GPU involved), "
-                  "CPU_GPU (storage to host memory, then copied to the GPU) does not use GPUDirect Storage"))
+  EXPECT_TRUE(unwrapped_has(r.out,
+                            "UNKNOWN: no GPU direct run: CPUONLY (storage to host memory only; no GPU involved), "
+                            "CPU_GPU (storage to host memory, then copied to the GPU) does not use GPUDirect Storage"))
       << r.out;
-  EXPECT_TRUE(has(r.out, "gdsio -x 0")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "gdsio -x 0")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, UntypedFragmentIsUnknown) {
   auto r = run_gdrcheck({"analyze", "--kind", "gdsio", "-"},
                         "`Throughput: 20.600775 GiB/sec, Avg_Latency: 9095.061970 usecs`\n");
   EXPECT_EQ(r.exit_code, 3) << r.out;
-  EXPECT_TRUE(has(r.out, "1 run without a known transfer type")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "1 run without a known transfer type")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, GdsioJson) {
@@ -164,21 +158,24 @@ TEST(AnalyzeGdsCli, GdsioJson) {
 TEST(AnalyzeGdsCli, CompatModeIsAWarningWithItsLine) {
   auto r = run_gdrcheck({"analyze", cufile("onizuka-gds-1.0-compatible-mode.txt")});
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_TRUE(has(r.out, "(cufile-log)")) << r.out;
-  EXPECT_TRUE(has(r.out, "WARNING: compat mode: cuFile I/O went through host memory, not GPUDirect Storage (line 1)"))
+  EXPECT_TRUE(unwrapped_has(r.out, "(cufile-log)")) << r.out;
+  EXPECT_TRUE(
+      unwrapped_has(r.out, "WARNING: compat mode: cuFile I/O went through host memory, not GPUDirect Storage (line 1)"))
       << r.out;
   // The quoted line (the wrap at 80 columns may fall between its words).
-  EXPECT_TRUE(has(r.out, "line 1: 16-07-2021 08:29:17:433 [pid=2363 tid=2363] NOTICE")) << r.out;
-  EXPECT_TRUE(has(r.out, "cufio-drv:625 running in compatible mode")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "line 1: 16-07-2021 08:29:17:433 [pid=2363 tid=2363] NOTICE")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "cufio-drv:625 running in compatible mode")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, InitFailureIsCritical) {
   auto r = run_gdrcheck({"analyze", cufile("gds-nvidia-fs-31-rocky-mixed-cut.txt")});
   EXPECT_EQ(r.exit_code, 2) << r.out;
-  EXPECT_TRUE(has(r.out, "CRITICAL: cuFile could not use GPUDirect Storage: cuFile could not initialise")) << r.out;
-  EXPECT_TRUE(has(r.out, "(line 3)")) << r.out;
-  EXPECT_TRUE(has(r.out, "10 cuFile log lines from 7 processes, 02-11-2023 11:42:01:926 to 07-11-2023")) << r.out;
-  EXPECT_TRUE(has(r.out, "nvidia_fs_not_loaded (3 lines)")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "CRITICAL: cuFile could not use GPUDirect Storage: cuFile could not initialise"))
+      << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "(line 3)")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "10 cuFile log lines from 7 processes, 02-11-2023 11:42:01:926 to 07-11-2023"))
+      << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "nvidia_fs_not_loaded (3 lines)")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, EachCriticalLog) {
@@ -192,30 +189,31 @@ TEST(AnalyzeGdsCli, EachCriticalLog) {
 TEST(AnalyzeGdsCli, PeerMemoryAndBar1AreWarnings) {
   auto r = run_gdrcheck({"analyze", cufile("gds-nvidia-fs-4-peermem-bar1-cut.txt")});
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_TRUE(has(r.out, "WARNING: nvidia_peermem is not loaded")) << r.out;
-  EXPECT_TRUE(has(r.out, "bar1_exhausted (1 line)")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "WARNING: nvidia_peermem is not loaded")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "bar1_exhausted (1 line)")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, DirectPathAndCleanOpenAreOk) {
   auto trace = run_gdrcheck({"analyze", cufile("gds-nvidia-fs-78-trace-nvfs-path-cut.txt")});
   EXPECT_EQ(trace.exit_code, 0) << trace.out;
-  EXPECT_TRUE(has(trace.out, "OK: the direct path was taken (nvidia-fs I/O with O_DIRECT (line 9)")) << trace.out;
+  EXPECT_TRUE(unwrapped_has(trace.out, "OK: the direct path was taken (nvidia-fs I/O with O_DIRECT (line 9)"))
+      << trace.out;
   auto head = run_gdrcheck({"analyze", cufile("abci-gds-1.11-info-head.txt")});
   EXPECT_EQ(head.exit_code, 0) << head.out;
-  EXPECT_TRUE(has(head.out,
-                  "OK: cuFile opened nvidia-fs 2.22 (line 5) with no compat mode or error in the log; it "
-                  "shows no I/O, so the direct path itself is not proven"))
+  EXPECT_TRUE(unwrapped_has(head.out,
+                            "OK: cuFile opened nvidia-fs 2.22 (line 5) with no compat mode or error in the log; it "
+                            "shows no I/O, so the direct path itself is not proven"))
       << head.out;
-  EXPECT_TRUE(has(head.out, "CUFILE_LOGGING_LEVEL=DEBUG")) << head.out;
+  EXPECT_TRUE(unwrapped_has(head.out, "CUFILE_LOGGING_LEVEL=DEBUG")) << head.out;
 }
 
 TEST(AnalyzeGdsCli, LogWithNothingAboutThePathIsUnknown) {
   std::string line =
       " 27-06-2023 16:20:53:48 [pid=41337 tid=41337] NOTICE  cufio-fs:408 dumping volume attributes: "
       "DEVNAME:/dev/nvme1n1,ID_FS_TYPE:ext4\n";
-  auto r = run_gdrcheck({"analyze", write_scratch("notice.log", line)});
+  auto r = run_gdrcheck({"analyze", scratch_file("notice.log", line)});
   EXPECT_EQ(r.exit_code, 3) << r.out;
-  EXPECT_TRUE(has(r.out, "UNKNOWN: 1 cuFile log lines, none about the direct path")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "UNKNOWN: 1 cuFile log lines, none about the direct path")) << r.out;
 }
 
 TEST(AnalyzeGdsCli, CufileLogJson) {
@@ -242,22 +240,22 @@ TEST(AnalyzeGdsCli, CufileLogJson) {
 TEST(AnalyzeGdsCli, HostileTextIsQuotedEscaped) {
   std::string log =
       " 01-01-2024 00:00:00:1 [pid=1 tid=1] NOTICE  cufio-drv:1 running in compatible mode \x1b]0;pwned\x07\x1b[31m\n";
-  auto r = run_gdrcheck({"analyze", write_scratch("evil.log", log)});
+  auto r = run_gdrcheck({"analyze", scratch_file("evil.log", log)});
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
-  EXPECT_TRUE(has(r.out, "\\x1b]0;pwned\\x07\\x1b[31m")) << r.out;
+  EXPECT_TRUE(unwrapped_has(r.out, "\\x1b]0;pwned\\x07\\x1b[31m")) << r.out;
   std::string out = "IoType: READ XferType: GPUD\x1b[2J Throughput: 1 GiB/sec, Avg_Latency: 1 usecs\n";
-  auto g = run_gdrcheck({"analyze", write_scratch("evil.txt", out)});
+  auto g = run_gdrcheck({"analyze", scratch_file("evil.txt", out)});
   EXPECT_EQ(g.out.find('\x1b'), std::string::npos) << g.out;
 }
 
 TEST(AnalyzeGdsCli, KindNamesInUsage) {
   auto r = run_gdrcheck({"analyze", "--kind", "pdf", cufile("abci-gds-1.11-info-head.txt")});
   EXPECT_EQ(r.exit_code, 64);
-  EXPECT_TRUE(has(r.err, "gdsio or cufile-log")) << r.err;
+  EXPECT_TRUE(unwrapped_has(r.err, "gdsio or cufile-log")) << r.err;
   auto forced = run_gdrcheck({"analyze", "--kind", "cufile-log", gdsio("keichi-gds-1.15-rocky-3-runs.txt")});
   EXPECT_EQ(forced.exit_code, 3) << forced.out;
-  EXPECT_TRUE(has(forced.out, "no cuFile log line")) << forced.out;
+  EXPECT_TRUE(unwrapped_has(forced.out, "no cuFile log line")) << forced.out;
 }
 
 }  // namespace

@@ -9,31 +9,29 @@
 #include "analyze/artifact.h"
 #include "analyze/perftest_paste.h"
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
+using testing::contains;
 using testing::read_test_data;
 using testing::test_data;
 
-std::string paste(const std::string& name) {
+std::string paste_path(const std::string& name) {
   return test_data("perftest/pastes/" + name);
 }
 
-Artifact analyze_text(const std::string& name, const std::string& text) {
+Artifact analyze_named_text(const std::string& name, const std::string& text) {
   std::string path = testing::scratch_dir() + "/" + name;
   std::ofstream(path, std::ios::binary) << text;
   return analyze_file(path);
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 bool any_note(const Artifact& a, const std::string& part) {
   for (const auto& r : a.perftest->runs)
     for (const auto& n : r.notes)
-      if (has(n, part)) return true;
+      if (contains(n, part)) return true;
   return false;
 }
 
@@ -45,7 +43,7 @@ TEST(AnalyzePerftest, EveryRealPasteIsDetected) {
         "rocm-docs-d2d-bidirectional-gbits.txt", "blog-roce-100gbe-bidirectional-cpu-freq.txt",
         "lab-notes-send-bw-fdr-ib.txt", "crater-read-bw-allocate-mr-memlock.txt", "crater-read-bw-server-read-keys.txt",
         "bf3-arm-write-bw-gbits-fragment.txt"})
-    EXPECT_EQ(analyze_file(paste(f)).kind, ArtifactKind::Perftest) << f;
+    EXPECT_EQ(analyze_file(paste_path(f)).kind, ArtifactKind::Perftest) << f;
   for (const char* f : {"perftest-234-mbsec-cut.txt", "perftest-241-use-cuda-a30-server-cut.txt",
                         "perftest-273-post-list-gbits.txt", "perftest-json-rdma-write-mlx5_11.json"})
     EXPECT_EQ(analyze_file(test_data("perftest/" + std::string(f))).kind, ArtifactKind::Perftest) << f;
@@ -55,7 +53,7 @@ TEST(AnalyzePerftest, EveryRealPasteIsDetected) {
 }
 
 TEST(AnalyzePerftest, CudaMemoryRegistrationFailureIsCritical) {
-  Artifact a = analyze_file(paste("perftest-31-use-cuda-k80-allocate-mr.txt"));
+  Artifact a = analyze_file(paste_path("perftest-31-use-cuda-k80-allocate-mr.txt"));
   ASSERT_TRUE(a.error.empty()) << a.error;
   EXPECT_EQ(a.status, Status::Critical);
   ASSERT_EQ(a.perftest->runs.size(), 1u);
@@ -67,27 +65,27 @@ TEST(AnalyzePerftest, CudaMemoryRegistrationFailureIsCritical) {
   ASSERT_EQ(r.errors.size(), 4u);
   EXPECT_EQ(r.errors[0].line, 13u);
   EXPECT_EQ(r.errors[0].text, "Couldn't allocate MR");
-  EXPECT_TRUE(has(a.verdict, "GPUDirect RDMA does not work")) << a.verdict;
+  EXPECT_TRUE(contains(a.verdict, "GPUDirect RDMA does not work")) << a.verdict;
   EXPECT_TRUE(any_note(a, "nvidia_peermem"));
 
-  Artifact vgpu = analyze_file(paste("perftest-126-a30-vgpu-allocate-mr-rdma-cm.txt"));
+  Artifact vgpu = analyze_file(paste_path("perftest-126-a30-vgpu-allocate-mr-rdma-cm.txt"));
   EXPECT_EQ(vgpu.status, Status::Critical);
   EXPECT_EQ(vgpu.perftest->runs[0].report.gpu_name, "NVIDIA A30-8C");
   EXPECT_EQ(vgpu.perftest->runs[0].errors.back().text, "Segmentation fault (core dumped)");
 
   // Cut to the last lines: the CUDA buffer line still says GPU memory.
-  Artifact cut = analyze_file(paste("perftest-346-cuda-allocate-mr-error-14-cut.txt"));
+  Artifact cut = analyze_file(paste_path("perftest-346-cuda-allocate-mr-error-14-cut.txt"));
   EXPECT_EQ(cut.status, Status::Critical);
-  EXPECT_TRUE(has(cut.verdict, "error=14")) << cut.verdict;
+  EXPECT_TRUE(contains(cut.verdict, "error=14")) << cut.verdict;
 }
 
 TEST(AnalyzePerftest, HostMemoryFailuresAreWarningsWithTheirCause) {
-  Artifact mr = analyze_file(paste("crater-read-bw-allocate-mr-memlock.txt"));
+  Artifact mr = analyze_file(paste_path("crater-read-bw-allocate-mr-memlock.txt"));
   EXPECT_EQ(mr.status, Status::Warning);
   EXPECT_EQ(mr.perftest->runs[0].program, "ib_read_bw");
   EXPECT_FALSE(mr.perftest->runs[0].command_cuda);
   EXPECT_TRUE(any_note(mr, "ulimit -l"));
-  Artifact keys = analyze_file(paste("crater-read-bw-server-read-keys.txt"));
+  Artifact keys = analyze_file(paste_path("crater-read-bw-server-read-keys.txt"));
   EXPECT_EQ(keys.status, Status::Warning);
   const PerftestRun& r = keys.perftest->runs[0];
   EXPECT_EQ(r.report.test, "RDMA_Read BW Test");
@@ -98,7 +96,7 @@ TEST(AnalyzePerftest, HostMemoryFailuresAreWarningsWithTheirCause) {
 }
 
 TEST(AnalyzePerftest, HostMemoryResultsProveTheLinkNotGpuDirect) {
-  Artifact send = analyze_file(paste("lab-notes-send-bw-fdr-ib.txt"));
+  Artifact send = analyze_file(paste_path("lab-notes-send-bw-fdr-ib.txt"));
   EXPECT_EQ(send.status, Status::Unknown);
   const PerftestRun& r = send.perftest->runs[0];
   EXPECT_EQ(r.report.test, "Send BW Test");
@@ -109,10 +107,10 @@ TEST(AnalyzePerftest, HostMemoryResultsProveTheLinkNotGpuDirect) {
   EXPECT_DOUBLE_EQ(*r.average_gbits, 52.16);
   EXPECT_TRUE(r.cpu_frequency_warning);
   EXPECT_FALSE(r.port_rate_gbps);  // "Link type: IB" is no rate
-  EXPECT_TRUE(has(send.verdict, "host memory only")) << send.verdict;
+  EXPECT_TRUE(contains(send.verdict, "host memory only")) << send.verdict;
   EXPECT_TRUE(any_note(send, "ibstat"));
 
-  Artifact blog = analyze_file(paste("blog-roce-100gbe-bidirectional-cpu-freq.txt"));
+  Artifact blog = analyze_file(paste_path("blog-roce-100gbe-bidirectional-cpu-freq.txt"));
   const PerftestRun& b = blog.perftest->runs[0];
   EXPECT_TRUE(b.report.bidirectional);
   EXPECT_TRUE(b.peak_not_measured);
@@ -122,7 +120,7 @@ TEST(AnalyzePerftest, HostMemoryResultsProveTheLinkNotGpuDirect) {
 }
 
 TEST(AnalyzePerftest, GpuMemoryResultIsOkAndSaysWhatItCannotTell) {
-  Artifact rocm = analyze_file(paste("rocm-docs-d2d-bidirectional-gbits.txt"));
+  Artifact rocm = analyze_file(paste_path("rocm-docs-d2d-bidirectional-gbits.txt"));
   EXPECT_EQ(rocm.status, Status::Ok);
   const PerftestRun& r = rocm.perftest->runs[0];
   EXPECT_EQ(r.report.rows.size(), 23u);
@@ -153,18 +151,18 @@ TEST(AnalyzePerftest, BandwidthAgainstAPastedPortRate) {
     t.replace(t.find("%AVG"), 4, avg);
     return cuda_run_with(t) + ibstat;
   };
-  Artifact good = analyze_text("good.txt", with("92.10"));
+  Artifact good = analyze_named_text("good.txt", with("92.10"));
   EXPECT_EQ(good.status, Status::Ok) << good.verdict;
   ASSERT_TRUE(good.perftest->runs[0].port_rate_gbps);
   EXPECT_DOUBLE_EQ(*good.perftest->runs[0].port_rate_gbps, 100);
-  EXPECT_TRUE(has(good.verdict, "near line rate")) << good.verdict;
-  Artifact slow = analyze_text("slow.txt", with("41.00"));
+  EXPECT_TRUE(contains(good.verdict, "near line rate")) << good.verdict;
+  Artifact slow = analyze_named_text("slow.txt", with("41.00"));
   EXPECT_EQ(slow.status, Status::Warning) << slow.verdict;
-  EXPECT_TRUE(has(slow.verdict, "below the port rate")) << slow.verdict;
+  EXPECT_TRUE(contains(slow.verdict, "below the port rate")) << slow.verdict;
   // Without the ibstat lines: no rate is invented.
   std::string t = table;
   t.replace(t.find("%AVG"), 4, "41.00");
-  Artifact unknown = analyze_text("norate.txt", cuda_run_with(t));
+  Artifact unknown = analyze_named_text("norate.txt", cuda_run_with(t));
   EXPECT_EQ(unknown.status, Status::Ok);
   EXPECT_FALSE(unknown.perftest->runs[0].port_rate_gbps);
 }
@@ -173,7 +171,7 @@ TEST(AnalyzePerftest, MegabytesAreNormalisedToGigabits) {
   std::string t =
       " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
       " 65536      5000             11000.00           11000.00           0.176000\n";
-  Artifact a = analyze_text("mb.txt", cuda_run_with(t));
+  Artifact a = analyze_named_text("mb.txt", cuda_run_with(t));
   ASSERT_TRUE(a.perftest->runs[0].average_gbits);
   EXPECT_NEAR(*a.perftest->runs[0].average_gbits, 11000 * 1048576.0 * 8 / 1e9, 1e-9);
 }
@@ -182,27 +180,27 @@ TEST(AnalyzePerftest, MangledPastesReadTheSame) {
   std::string real = read_test_data("perftest/pastes/lab-notes-send-bw-fdr-ib.txt");
   std::string crlf;
   for (char c : real) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  Artifact a = analyze_text("crlf.txt", crlf);
+  Artifact a = analyze_named_text("crlf.txt", crlf);
   ASSERT_EQ(a.kind, ArtifactKind::Perftest);
   EXPECT_DOUBLE_EQ(*a.perftest->runs[0].average_gbits, 52.16);
   EXPECT_EQ(a.perftest->runs[0].report.device, "ibp4s0");
   // Prompt and command before, prose after; first dashed line cut.
-  Artifact p = analyze_text("prompt.txt", "user@n1:~$ ib_send_bw -d ibp4s0 --report_gbits 10.0.0.2\n" +
-                                              real.substr(real.find('\n') + 1) + "looks fine to me\n");
+  Artifact p = analyze_named_text("prompt.txt", "user@n1:~$ ib_send_bw -d ibp4s0 --report_gbits 10.0.0.2\n" +
+                                                    real.substr(real.find('\n') + 1) + "looks fine to me\n");
   ASSERT_EQ(p.perftest->runs.size(), 1u);
   EXPECT_EQ(p.perftest->runs[0].program, "ib_send_bw");
   EXPECT_DOUBLE_EQ(*p.perftest->runs[0].average_gbits, 52.16);
   // Two runs in one paste: a host run and the CUDA failure.
   std::string two = real + read_test_data("perftest/pastes/perftest-31-use-cuda-k80-allocate-mr.txt");
-  Artifact both = analyze_text("two.txt", two);
+  Artifact both = analyze_named_text("two.txt", two);
   ASSERT_EQ(both.perftest->runs.size(), 2u);
   EXPECT_EQ(both.perftest->runs[0].status, Status::Unknown);
   EXPECT_EQ(both.perftest->runs[1].status, Status::Critical);
   EXPECT_EQ(both.status, Status::Critical);
-  EXPECT_TRUE(has(both.verdict, "2 runs")) << both.verdict;
+  EXPECT_TRUE(contains(both.verdict, "2 runs")) << both.verdict;
   // Tabs kept (perftest's own output) and collapsed to one space each.
   std::string tabs = read_test_data("perftest/pastes/perftest-31-host-memory-ib-header-cut.txt");
-  EXPECT_EQ(analyze_text("tabs.txt", tabs).perftest->runs[0].report.device, "mlx5_3");
+  EXPECT_EQ(analyze_named_text("tabs.txt", tabs).perftest->runs[0].report.device, "mlx5_3");
 }
 
 TEST(AnalyzePerftest, JsonFileHasNoUnitSoNoComparison) {
@@ -217,9 +215,9 @@ TEST(AnalyzePerftest, JsonFileHasNoUnitSoNoComparison) {
   EXPECT_EQ(a.status, Status::Unknown);
   EXPECT_TRUE(any_note(a, "does not record its unit"));
   // No "cuda_device": host memory, or an older perftest's CUDA run.
-  EXPECT_TRUE(has(a.verdict, "names no GPU memory")) << a.verdict;
-  EXPECT_FALSE(has(a.verdict, "host memory only")) << a.verdict;
-  Artifact bad = analyze_text("bad.json", "{\"test_info\": {}, \"results\": {\"MsgSize\": -1}}");
+  EXPECT_TRUE(contains(a.verdict, "names no GPU memory")) << a.verdict;
+  EXPECT_FALSE(contains(a.verdict, "host memory only")) << a.verdict;
+  Artifact bad = analyze_named_text("bad.json", "{\"test_info\": {}, \"results\": {\"MsgSize\": -1}}");
   EXPECT_FALSE(bad.error.empty());
 }
 
@@ -230,7 +228,7 @@ TEST(AnalyzePerftest, OldUnquotedJsonLatencyFile) {
   ASSERT_TRUE(a.error.empty()) << a.error;
   EXPECT_EQ(a.kind, ArtifactKind::Perftest);
   EXPECT_EQ(a.status, Status::Unknown);
-  EXPECT_TRUE(has(a.verdict, "latency test")) << a.verdict;
+  EXPECT_TRUE(contains(a.verdict, "latency test")) << a.verdict;
   EXPECT_EQ(a.perftest->runs[0].report.device, "rxe0");
 }
 
@@ -238,18 +236,18 @@ TEST(AnalyzePerftest, OldUnquotedJsonLatencyFile) {
 TEST(AnalyzePerftest, JsonWithCudaDeviceIsGpuMemory) {
   std::string text = read_test_data("perftest/perftest-json-rdma-write-mlx5_11.json");
   text.replace(text.find("\"rdma_cm_QPs\""), 0, "\"cuda_device\": 0,\n    ");
-  Artifact a = analyze_text("cuda.json", text);
+  Artifact a = analyze_named_text("cuda.json", text);
   ASSERT_TRUE(a.error.empty()) << a.error;
-  EXPECT_TRUE(has(a.verdict, "GPU memory")) << a.verdict;
-  EXPECT_FALSE(has(a.verdict, "names no GPU memory")) << a.verdict;
+  EXPECT_TRUE(contains(a.verdict, "GPU memory")) << a.verdict;
+  EXPECT_FALSE(contains(a.verdict, "names no GPU memory")) << a.verdict;
 }
 
 TEST(AnalyzePerftest, CutBeforeResultsIsUnknown) {
   for (const char* f : {"perftest-21-use-cuda-v100-roce-cut.txt", "perftest-269-send-bw-cuda-geforce-cut.txt",
                         "perftest-31-host-memory-ib-header-cut.txt"}) {
-    Artifact a = analyze_file(paste(f));
+    Artifact a = analyze_file(paste_path(f));
     EXPECT_EQ(a.status, Status::Unknown) << f;
-    EXPECT_TRUE(has(a.verdict, "no result row")) << f << ": " << a.verdict;
+    EXPECT_TRUE(contains(a.verdict, "no result row")) << f << ": " << a.verdict;
   }
 }
 

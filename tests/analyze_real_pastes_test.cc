@@ -13,7 +13,7 @@ namespace {
 
 using testing::test_data;
 
-bool verdict_has(const Artifact& a, const std::string& text) {
+bool verdict_says(const Artifact& a, const std::string& text) {
   return a.verdict.find(text) != std::string::npos;
 }
 
@@ -26,7 +26,7 @@ TEST(AnalyzeRealPastesSmi, Sglang4655CutGpu7IsUnknown) {
   EXPECT_EQ(a.kind, ArtifactKind::TopoMatrix);
   EXPECT_EQ(a.status, Status::Unknown) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("GPU7: no NIC class in the paste", 0), 0u) << a.verdict;
-  EXPECT_TRUE(verdict_has(a, "GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6 have a NIC behind their PCIe switch"))
+  EXPECT_TRUE(verdict_says(a, "GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6 have a NIC behind their PCIe switch"))
       << a.verdict;
 }
 
@@ -36,7 +36,7 @@ TEST(AnalyzeRealPastesSmi, Sglang7783NodeOnlyIsCritical) {
   Artifact a = analyze_file(test_data("smi/sglang-7783-4gpu-9nic-node-only-no-indent-cut.txt"));
   EXPECT_EQ(a.kind, ArtifactKind::TopoMatrix);
   EXPECT_EQ(a.status, Status::Critical) << a.verdict;
-  EXPECT_TRUE(verdict_has(a, "4 of 4 GPUs have no NIC behind their PCIe switch")) << a.verdict;
+  EXPECT_TRUE(verdict_says(a, "4 of 4 GPUs have no NIC behind their PCIe switch")) << a.verdict;
   ASSERT_TRUE(a.topology);
   EXPECT_EQ(a.topology->with_role(DeviceRole::Gpu).size(), 4u);
   EXPECT_EQ(a.topology->with_role(DeviceRole::Nic).size(), 9u);
@@ -48,7 +48,7 @@ TEST(AnalyzeRealPastesSmi, Deepep128CutAfterGpu5) {
   EXPECT_EQ(a.kind, ArtifactKind::TopoMatrix);
   EXPECT_EQ(a.status, Status::Unknown) << a.verdict;
   EXPECT_EQ(a.verdict.rfind("GPU6, GPU7: no NIC class in the paste", 0), 0u) << a.verdict;
-  EXPECT_TRUE(verdict_has(a, "GPU0, GPU1, GPU2, GPU3, GPU4, GPU5 have a NIC behind their PCIe switch")) << a.verdict;
+  EXPECT_TRUE(verdict_says(a, "GPU0, GPU1, GPU2, GPU3, GPU4, GPU5 have a NIC behind their PCIe switch")) << a.verdict;
 }
 
 // --- nccl-tests ------------------------------------------------------------

@@ -12,15 +12,15 @@
 namespace gdrcheck {
 namespace {
 
-constexpr const char* kFile = "/etc/gdrcheck/bandwidth.json";
+constexpr const char* kOverridesFile = "/etc/gdrcheck/bandwidth.json";
 
 // The problem text for bad input; fails the test when it parses.
-std::string error_of(const std::string& text) {
+std::string overrides_error(const std::string& text) {
   try {
-    parse_bandwidth_overrides(text, kFile);
+    parse_bandwidth_overrides(text, kOverridesFile);
   } catch (const InputError& e) {
-    EXPECT_EQ(e.file(), kFile);
-    EXPECT_EQ(std::string(e.what()).rfind(std::string(kFile) + ": ", 0), 0u) << e.what();
+    EXPECT_EQ(e.file(), kOverridesFile);
+    EXPECT_EQ(std::string(e.what()).rfind(std::string(kOverridesFile) + ": ", 0), 0u) << e.what();
     return e.problem();
   }
   ADD_FAILURE() << "parsed without error: " << text;
@@ -69,41 +69,42 @@ TEST(BandwidthOverrides, ExampleFileDrivesTheModel) {
 // its author believes otherwise.
 TEST(BandwidthOverrides, AFileThatSetsNothingIsRefused) {
   const std::string why = "no settings (an empty bandwidth file changes nothing; remove it to use the built-in model)";
-  EXPECT_EQ(error_of("{}"), why);
-  EXPECT_EQ(error_of(R"({"schema": "gdrcheck.bandwidth/1"})"), why);
-  EXPECT_EQ(error_of(R"({"nic_ceilings": [], "fixed_busbw": []})"), why);
-  auto o = parse_bandwidth_overrides(R"({"rdma_pass_ratio": 0.8})", kFile);
+  EXPECT_EQ(overrides_error("{}"), why);
+  EXPECT_EQ(overrides_error(R"({"schema": "gdrcheck.bandwidth/1"})"), why);
+  EXPECT_EQ(overrides_error(R"({"nic_ceilings": [], "fixed_busbw": []})"), why);
+  auto o = parse_bandwidth_overrides(R"({"rdma_pass_ratio": 0.8})", kOverridesFile);
   EXPECT_DOUBLE_EQ(o.pass_ratio, BandwidthOverrides{}.pass_ratio);
   EXPECT_DOUBLE_EQ(o.rdma_pass_ratio, 0.8);
-  EXPECT_EQ(o.source, kFile);
+  EXPECT_EQ(o.source, kOverridesFile);
 }
 
 // Hostile files: too deep for the recursive steps after parsing, a key
 // given twice (the last would silently win), numbers that do not convert.
 TEST(BandwidthOverrides, DeepRepeatedAndOutOfRangeInputIsRefused) {
   std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  EXPECT_EQ(error_of(R"({"nic_ceilings": )" + deep + "}"), "nested deeper than 64 levels; not a bandwidth file");
-  EXPECT_EQ(error_of(R"({"pass_ratio": 0.5, "pass_ratio": 0.9})"),
+  EXPECT_EQ(overrides_error(R"({"nic_ceilings": )" + deep + "}"), "nested deeper than 64 levels; not a bandwidth file");
+  EXPECT_EQ(overrides_error(R"({"pass_ratio": 0.5, "pass_ratio": 0.9})"),
             "key \"pass_ratio\" appears twice in one object (line 1, column 32)");
   const std::string fixed = R"({"fixed_busbw":[{"node_type":"a","collective":"all_reduce","busbw_gbytes":1,"nodes":)";
-  EXPECT_EQ(error_of(fixed + "1e300}]}"),
+  EXPECT_EQ(overrides_error(fixed + "1e300}]}"),
             "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not 1e+300");
-  EXPECT_EQ(error_of(fixed + "-3}]}"), "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not -3");
-  EXPECT_EQ(error_of(fixed + "18446744073709551615}]}"),
+  EXPECT_EQ(overrides_error(fixed + "-3}]}"),
+            "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not -3");
+  EXPECT_EQ(overrides_error(fixed + "18446744073709551615}]}"),
             "\"fixed_busbw[0].nodes\" must be a whole number from 1 to 2147483647, not 18446744073709551615");
-  EXPECT_EQ(parse_bandwidth_overrides(fixed + "4.0}]}", kFile).fixed_busbw.at(0).nodes, 4);
+  EXPECT_EQ(parse_bandwidth_overrides(fixed + "4.0}]}", kOverridesFile).fixed_busbw.at(0).nodes, 4);
 }
 
 TEST(BandwidthOverrides, ProblemsQuoteNoControlBytes) {
-  std::string p = error_of(R"({"\u001b[2J": 1})");
+  std::string p = overrides_error(R"({"\u001b[2J": 1})");
   EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
   EXPECT_EQ(p.rfind("unknown key \"\\u001b[2J\"", 0), 0u) << p;
-  std::string q = error_of(R"({"fixed_busbw":[{"node_type":"a","collective":"\u009b31m","busbw_gbytes":1}]})");
+  std::string q = overrides_error(R"({"fixed_busbw":[{"node_type":"a","collective":"\u009b31m","busbw_gbytes":1}]})");
   EXPECT_EQ(q.find("\xc2\x9b"), std::string::npos) << q;
 }
 
 TEST(BandwidthOverrides, RatioOfExactlyOneIsAllowed) {
-  EXPECT_DOUBLE_EQ(parse_bandwidth_overrides(R"({"pass_ratio": 1})", kFile).pass_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(parse_bandwidth_overrides(R"({"pass_ratio": 1})", kOverridesFile).pass_ratio, 1.0);
 }
 
 struct BadCase {
@@ -116,7 +117,7 @@ class BadFiles : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(BadFiles, NameTheProblem) {
   const auto& c = GetParam();
-  std::string problem = error_of(c.text);
+  std::string problem = overrides_error(c.text);
   EXPECT_NE(problem.find(c.problem), std::string::npos) << "got: " << problem;
 }
 

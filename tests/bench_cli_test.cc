@@ -8,29 +8,22 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "host/process.h"
 #include "netns_hosts.h"
 #include "recorded_fixtures.h"
 #include "slurm_cluster.h"
+#include "test_files.h"
 
 namespace gdrcheck {
 namespace {
 
 using Env = std::vector<std::pair<std::string, std::string>>;
+using testing::slurp;
 
 std::string standins() {
   return std::string(GDRCHECK_TEST_DATA) + "/../standins";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 struct BenchRun {
@@ -66,7 +59,7 @@ const Env kReplayGdr = {
     {"STANDIN_REPLAY_GDR_OFF",
      "nccl-logs/nccl-1412-ib-no-gdr-init-complete.log:nccl-tests/nccl-tests-232-tree-all-reduce-cut.txt"}};
 
-const nlohmann::json* finding(const nlohmann::json& j, const std::string& check) {
+const nlohmann::json* json_finding(const nlohmann::json& j, const std::string& check) {
   for (const auto& f : j["findings"])
     if (f["check"] == check) return &f;
   return nullptr;
@@ -90,12 +83,12 @@ TEST(BenchCli, LocalRunReplaysAndProvesGdrdma) {
   EXPECT_NE(r.record.find("env NCCL_DEBUG=INFO"), std::string::npos) << r.record;
   EXPECT_NE(r.record.find("env NCCL_DEBUG_SUBSYS=INIT,NET"), std::string::npos);
   EXPECT_NE(r.record.find("-b 8 -e 8G -f 2 -g 1"), std::string::npos);
-  ASSERT_NE(finding(r.json, "gdr"), nullptr);
-  EXPECT_EQ((*finding(r.json, "gdr"))["status"], "OK");
+  ASSERT_NE(json_finding(r.json, "gdr"), nullptr);
+  EXPECT_EQ((*json_finding(r.json, "gdr"))["status"], "OK");
   // One node: no network-bound expectation, so the bandwidth is UNKNOWN, never a pass.
-  ASSERT_NE(finding(r.json, "bandwidth"), nullptr);
+  ASSERT_NE(json_finding(r.json, "bandwidth"), nullptr);
   EXPECT_FALSE(r.json["expectation"]["known"]);
-  EXPECT_EQ((*finding(r.json, "bandwidth"))["status"], "UNKNOWN");
+  EXPECT_EQ((*json_finding(r.json, "bandwidth"))["status"], "UNKNOWN");
   EXPECT_EQ(r.json["status"], "UNKNOWN");
   EXPECT_EQ(r.process.exit_code, 3);
 }
@@ -112,8 +105,8 @@ TEST(BenchCli, UserNcclSettingsKeptAndAbArmGetsLoc) {
   EXPECT_NE(r.record.find("env NCCL_NET_GDR_LEVEL=LOC"), std::string::npos);
   EXPECT_NE(r.record.find("env NCCL_IB_HCA==mlx5_0"), std::string::npos);
   EXPECT_DOUBLE_EQ(r.json["gain"].get<double>(), 0);
-  ASSERT_NE(finding(r.json, "ab"), nullptr);
-  EXPECT_EQ((*finding(r.json, "ab"))["status"], "WARNING");
+  ASSERT_NE(json_finding(r.json, "ab"), nullptr);
+  EXPECT_EQ((*json_finding(r.json, "ab"))["status"], "WARNING");
 }
 
 struct BadEngine {
@@ -133,8 +126,8 @@ TEST_P(BenchCliCouldNotRun, IsUnknownWithTheReason) {
   EXPECT_EQ(r.json["status"], "UNKNOWN");
   std::string why = r.json["runs"]["gdr_on"][0]["could_not_run"];
   EXPECT_NE(why.find(GetParam().reason), std::string::npos) << why;
-  EXPECT_EQ(finding(r.json, "bandwidth"), nullptr);  // never a bandwidth failure
-  ASSERT_NE(finding(r.json, "run"), nullptr);
+  EXPECT_EQ(json_finding(r.json, "bandwidth"), nullptr);  // never a bandwidth failure
+  ASSERT_NE(json_finding(r.json, "run"), nullptr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, BenchCliCouldNotRun,
@@ -237,7 +230,7 @@ TEST(BenchCli, RdmaPairsFromTheNodeAndTheirFigures) {
   EXPECT_EQ(client.back(), "localhost");
   EXPECT_EQ(pair["gpu_memory"]["gbits"][0], 0.48);
   // 0.48 Gb/s is far below any port rate: the pair is named and not OK.
-  const nlohmann::json* f = finding(r.json, "rdma");
+  const nlohmann::json* f = json_finding(r.json, "rdma");
   ASSERT_NE(f, nullptr);
   EXPECT_NE((*f)["subject"].get<std::string>().find(pair["nic"].get<std::string>()), std::string::npos);
   EXPECT_NE(r.json["status"], "OK");

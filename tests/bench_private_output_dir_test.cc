@@ -8,21 +8,16 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "bench/private_output_dir.h"
 #include "recorded_fixtures.h"
+#include "test_files.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 TEST(PrivateOutputDir, FreshAndOnlyForThisUser) {
   std::string base = testing::scratch_dir();

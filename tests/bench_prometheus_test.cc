@@ -7,12 +7,6 @@
 namespace gdrcheck {
 namespace {
 
-const PrometheusStamp kStamp{"0.1.0", 1700000000};
-
-bool has(const std::string& text, const std::string& line) {
-  return text.find("\n" + line + "\n") != std::string::npos;
-}
-
 NcclBenchReport nccl(Status s) {
   NcclBenchReport r;
   r.status = s;
@@ -28,10 +22,10 @@ NcclBenchReport nccl(Status s) {
 }
 
 TEST(BenchPrometheusTest, NcclGoodRun) {
-  std::string text = nccl_bench_prometheus(nccl(Status::Ok), kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_bench_nccl_status 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_bench_busbw_gbytes{test=\"all_reduce_perf\",collective=\"" +
-                            std::string(collective_name(Collective::AllReduce)) + "\",gdr=\"on\"} 370.5"))
+  std::string text = nccl_bench_prometheus(nccl(Status::Ok), kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_bench_nccl_status 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_bench_busbw_gbytes{test=\"all_reduce_perf\",collective=\"" +
+                                 std::string(collective_name(Collective::AllReduce)) + "\",gdr=\"on\"} 370.5"))
       << text;
   EXPECT_NE(text.find("gdr=\"off\"} 120\n"), std::string::npos) << text;
   EXPECT_NE(text.find("gdrcheck_bench_busbw_pass_gbytes{"), std::string::npos) << text;
@@ -44,8 +38,8 @@ TEST(BenchPrometheusTest, NcclGoodRun) {
 TEST(BenchPrometheusTest, NcclCouldNotRun) {
   NcclBenchReport r;
   r.findings = {problem("nccl-tests", "all_reduce_perf", Status::Unknown, "not found", {}, "")};
-  std::string text = nccl_bench_prometheus(r, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_bench_nccl_status 3")) << text;
+  std::string text = nccl_bench_prometheus(r, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_bench_nccl_status 3")) << text;
   EXPECT_EQ(text.find("gdrcheck_bench_busbw"), std::string::npos) << text;
   GDRCHECK_SKIP_WITHOUT_PROMTOOL();
   EXPECT_TRUE(promtool_accepts_metrics(text));
@@ -71,15 +65,16 @@ TEST(BenchPrometheusTest, RdmaPairsGoodBadAndNotRun) {
              rdma_pair("gpu-a1", "GPU1", "mlx5_1", 95, Status::Critical),
              rdma_pair("gpu-a1", "GPU2", "mlx5_\"2\n", std::nullopt, Status::Unknown)};
   r.findings = {problem("rdma", "GPU1-mlx5_1", Status::Critical, "95 Gb/s", {}, "reseat")};
-  std::string text = rdma_bench_prometheus(r, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_bench_rdma_status 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_bench_rdma_gbits{node=\"gpu-a1\",gpu=\"GPU0\",nic=\"mlx5_0\",port=\"1\"} 392.1"))
+  std::string text = rdma_bench_prometheus(r, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_bench_rdma_status 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_bench_rdma_gbits{node=\"gpu-a1\",gpu=\"GPU0\",nic=\"mlx5_0\",port=\"1\"} 392.1"))
       << text;
-  EXPECT_TRUE(has(text, "gdrcheck_bench_rdma_pair_status{node=\"gpu-a1\",gpu=\"GPU1\",nic=\"mlx5_1\",port=\"1\"} 2"))
+  EXPECT_TRUE(
+      has_line(text, "gdrcheck_bench_rdma_pair_status{node=\"gpu-a1\",gpu=\"GPU1\",nic=\"mlx5_1\",port=\"1\"} 2"))
       << text;
   EXPECT_EQ(text.find("gdrcheck_bench_rdma_gbits{node=\"gpu-a1\",gpu=\"GPU2\""), std::string::npos) << text;
-  EXPECT_TRUE(
-      has(text, "gdrcheck_bench_rdma_pair_status{node=\"gpu-a1\",gpu=\"GPU2\",nic=\"mlx5_\\\"2\\\\n\",port=\"1\"} 3"))
+  EXPECT_TRUE(has_line(
+      text, "gdrcheck_bench_rdma_pair_status{node=\"gpu-a1\",gpu=\"GPU2\",nic=\"mlx5_\\\"2\\\\n\",port=\"1\"} 3"))
       << text;
   EXPECT_TRUE(series_unique(text));
   GDRCHECK_SKIP_WITHOUT_PROMTOOL();
@@ -89,10 +84,10 @@ TEST(BenchPrometheusTest, RdmaPairsGoodBadAndNotRun) {
 // The node, nccl and rdma files share one textfile directory: no family in
 // two of them (node_exporter refuses a series that two files expose).
 TEST(BenchPrometheusTest, FamiliesAreDisjointFromEachOther) {
-  std::string a = nccl_bench_prometheus(nccl(Status::Ok), kStamp);
+  std::string a = nccl_bench_prometheus(nccl(Status::Ok), kTestStamp);
   RdmaBenchReport r;
   r.pairs = {rdma_pair("n", "GPU0", "mlx5_0", 1, Status::Ok)};
-  std::string b = rdma_bench_prometheus(r, kStamp);
+  std::string b = rdma_bench_prometheus(r, kTestStamp);
   EXPECT_TRUE(series_unique(a + b));
 }
 

@@ -32,31 +32,31 @@ TEST(RepeatStats, MedianAndSpread) {
   EXPECT_DOUBLE_EQ(zero->spread, 0);
 }
 
-std::chrono::system_clock::time_point at(int64_t seconds) {
+std::chrono::system_clock::time_point time_at(int64_t seconds) {
   return std::chrono::system_clock::time_point(std::chrono::seconds(seconds));
 }
 
 TEST(RawOutputFile, NameSaysHostTimeAndPid) {
   // 2026-12-02T10:20:30Z
-  std::string n = raw_output_name("/var/tmp", "gpu01.cluster", at(1796206830), 4242, "gdr-on-1");
+  std::string n = raw_output_name("/var/tmp", "gpu01.cluster", time_at(1796206830), 4242, "gdr-on-1");
   EXPECT_EQ(n, "/var/tmp/gdrcheck-bench-gpu01.cluster-20261202T102030Z-4242-gdr-on-1.log");
 }
 
 TEST(RawOutputFile, HostCannotAddAPathComponent) {
-  std::string n = raw_output_name("out/", "../../etc/x", at(0), 1, "a/b");
+  std::string n = raw_output_name("out/", "../../etc/x", time_at(0), 1, "a/b");
   EXPECT_EQ(n.rfind("out/gdrcheck-bench-", 0), 0u);
   EXPECT_EQ(n.find("/", 4), std::string::npos) << n;
 }
 
 TEST(RawOutputFile, NeverAnExistingName) {
   std::string dir = testing::scratch_dir();
-  std::string first = fresh_raw_output_path(dir, "h", at(5), 7, "run");
+  std::string first = fresh_raw_output_path(dir, "h", time_at(5), 7, "run");
   std::ofstream(first) << "x";
-  std::string second = fresh_raw_output_path(dir, "h", at(5), 7, "run");
+  std::string second = fresh_raw_output_path(dir, "h", time_at(5), 7, "run");
   EXPECT_NE(first, second);
   EXPECT_EQ(second.substr(second.size() - 6), "-2.log");
   std::ofstream(second) << "y";
-  EXPECT_EQ(fresh_raw_output_path(dir, "h", at(5), 7, "run").substr(second.size() - 6), "-3.log");
+  EXPECT_EQ(fresh_raw_output_path(dir, "h", time_at(5), 7, "run").substr(second.size() - 6), "-3.log");
 }
 
 std::string make_exe(const std::string& path) {

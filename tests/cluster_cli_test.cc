@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cluster/report_age.h"
 #include "cluster_reports.h"
 #include "recorded_fixtures.h"
 #include "run_binary.h"
+#include "test_files.h"
 
 namespace gdrcheck {
 namespace {
@@ -24,6 +24,7 @@ using nlohmann::json;
 using testing::node_report_json;
 using testing::renamed_report;
 using testing::run_gdrcheck;
+using testing::slurp;
 using testing::write_file;
 
 // The report renamed, and written `age_s` ago (generated_at): only a fresh
@@ -70,13 +71,6 @@ std::string healthy_dir(int nodes) {
     write_file(dir, "n" + std::to_string(i) + ".json",
                fresh_report(node_report_json("dgx-h100"), "n" + std::to_string(i)));
   return dir;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(ClusterCli, TextShowsFailuresOutliersAndDrain) {
@@ -174,7 +168,7 @@ TEST(ClusterCli, SaveKeepsEveryRawReportAndNeverOverwrites) {
   EXPECT_NE(again.err.find("gpu06.json: already exists; not overwritten"), std::string::npos) << again.err;
 }
 
-std::string recording_scontrol(const std::string& dir, const std::string& log) {
+std::string scontrol_logging_args(const std::string& dir, const std::string& log) {
   std::ofstream s(dir + "/scontrol");
   s << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '" << log << "'; done\n";
   s.close();
@@ -185,7 +179,7 @@ std::string recording_scontrol(const std::string& dir, const std::string& log) {
 TEST(ClusterCli, DrainRunsScontrolWithArgumentVectors) {
   std::string dir = testing::scratch_dir();
   std::string log = dir + "/argv.log";
-  std::string scontrol = recording_scontrol(dir, log);
+  std::string scontrol = scontrol_logging_args(dir, log);
   std::string from = healthy_dir(3);
   write_file(from, "gpu09.json", fresh_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu09"));
   auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol});
@@ -206,7 +200,7 @@ TEST(ClusterCli, DrainRunsScontrolWithArgumentVectors) {
 TEST(ClusterCli, DrainNeverActsOnMoreThanOnePlainNode) {
   std::string dir = testing::scratch_dir();
   std::string log = dir + "/argv.log";
-  std::string scontrol = recording_scontrol(dir, log);
+  std::string scontrol = scontrol_logging_args(dir, log);
   std::string from = healthy_dir(3);
   std::string bad = fresh_report(node_report_json("dgx-h100", {"acs-redirect"}), "x");
   for (std::string claim : {"ALL", "gpu[00-99],login[1-2]", "-x", "a;rm -rf ~", "gpu01 State=RESUME"}) {
@@ -301,7 +295,7 @@ std::string critical_dir(int healthy, int critical, std::int64_t age_s = 60) {
 TEST(ClusterCli, MaxDrainRefusesWhatLooksClusterWide) {
   std::string dir = testing::scratch_dir();
   std::string log = dir + "/argv.log";
-  std::string scontrol = recording_scontrol(dir, log);
+  std::string scontrol = scontrol_logging_args(dir, log);
   std::string from = critical_dir(20, 3);
   auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol});
   EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -328,7 +322,7 @@ TEST(ClusterCli, MaxDrainRefusesWhatLooksClusterWide) {
 TEST(ClusterCli, OldReportsAreJudgedButNotDrained) {
   std::string dir = testing::scratch_dir();
   std::string log = dir + "/argv.log";
-  std::string scontrol = recording_scontrol(dir, log);
+  std::string scontrol = scontrol_logging_args(dir, log);
   std::string from = critical_dir(3, 1, 8 * 86400);
   write_file(from, "gpu20.json", undated_report(node_report_json("dgx-h100", {"acs-redirect"}), "gpu20"));
   auto r = run_gdrcheck({"cluster", "--from", from, "--drain", "--scontrol", scontrol, "-v"});
@@ -356,7 +350,7 @@ TEST(ClusterCli, OldReportsAreJudgedButNotDrained) {
 TEST(ClusterCli, DryRunRunsNothing) {
   std::string dir = testing::scratch_dir();
   std::string log = dir + "/argv.log";
-  std::string scontrol = recording_scontrol(dir, log);
+  std::string scontrol = scontrol_logging_args(dir, log);
   auto r = run_gdrcheck({"cluster", "--from", critical_dir(3, 1), "--drain", "--dry-run", "--scontrol", scontrol});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("Would drain (Slurm; --dry-run, nothing run):"), std::string::npos) << r.out;

@@ -11,11 +11,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cluster_hostile_reports.h"
 #include "cluster_reports.h"
 #include "recorded_fixtures.h"
+#include "test_files.h"
 
 namespace gdrcheck {
 namespace {
@@ -23,6 +23,7 @@ namespace {
 using testing::minimal_outcome;
 using testing::minimal_report;
 using testing::report_outcome;
+using testing::slurp;
 
 constexpr UnixSeconds kNow = 1796320046;  // 2026-12-03T17:47:26Z
 
@@ -67,13 +68,6 @@ std::string recording_scontrol(const std::string& dir, const std::string& log, i
   out.close();
   ::chmod(path.c_str(), 0755);
   return path;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(Drain, OneCommandPerCriticalNode) {

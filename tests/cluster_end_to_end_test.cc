@@ -25,10 +25,10 @@ using testing::run_gdrcheck;
 using testing::RunResult;
 namespace fs = std::filesystem;
 
-enum Host { kHealthy, kNoPeermem, kAcs, kSshdStopped, kHangs, kGarbage, kHostCount };
-
 class ClusterEndToEnd : public ::testing::Test {
  protected:
+  enum Host { kHealthy, kNoPeermem, kAcs, kSshdStopped, kHangs, kGarbage, kHostCount };
+
   void SetUp() override {
     std::string why = testing::netns_unavailable_reason();
     if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;

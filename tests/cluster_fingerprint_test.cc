@@ -11,7 +11,7 @@ namespace {
 
 using testing::node_report_json;
 
-Fingerprint of(const std::vector<std::string>& variants, const std::string& node = "dgx-h100") {
+Fingerprint fingerprint_of(const std::vector<std::string>& variants, const std::string& node = "dgx-h100") {
   NodeReportRead r = read_node_report(node_report_json(node, variants));
   EXPECT_TRUE(r.facts) << r.problem;
   return r.facts ? fingerprint(*r.facts) : Fingerprint{};
@@ -33,7 +33,7 @@ std::vector<std::string> differences(const Fingerprint& a, const Fingerprint& b)
 }
 
 TEST(Fingerprint, HealthyNode) {
-  Fingerprint f = of({});
+  Fingerprint f = fingerprint_of({});
   ASSERT_EQ(f.size(), fingerprint_aspects().size());
   EXPECT_EQ(aspect(f, "GPUs"), "8x H100");
   EXPECT_EQ(aspect(f, "NICs"), "12x ConnectX-7");
@@ -48,26 +48,28 @@ TEST(Fingerprint, HealthyNode) {
 }
 
 TEST(Fingerprint, EachVariantChangesItsAspect) {
-  Fingerprint healthy = of({});
+  Fingerprint healthy = fingerprint_of({});
   // A slow or down port also moves the GPU's traffic to its NVLink peers'
   // NICs (PXN: NCCL ranks by bandwidth, and skips ports that are not ACTIVE).
-  EXPECT_EQ(differences(healthy, of({"nic-slow"})), (std::vector<std::string>{"port rates", "pair classes"}));
-  EXPECT_EQ(differences(healthy, of({"port-down"})), (std::vector<std::string>{"port states", "pair classes"}));
-  EXPECT_EQ(differences(healthy, of({"acs-redirect"})), std::vector<std::string>{"ACS"});
-  EXPECT_EQ(aspect(of({"acs-redirect"}), "ACS"), "redirect on 0000:1a:00.0");
-  EXPECT_EQ(aspect(of({"iommu-translated"}), "IOMMU"), "DMA-FQ");
-  Fingerprint no_peermem = of({"peermem-missing"});
+  EXPECT_EQ(differences(healthy, fingerprint_of({"nic-slow"})),
+            (std::vector<std::string>{"port rates", "pair classes"}));
+  EXPECT_EQ(differences(healthy, fingerprint_of({"port-down"})),
+            (std::vector<std::string>{"port states", "pair classes"}));
+  EXPECT_EQ(differences(healthy, fingerprint_of({"acs-redirect"})), std::vector<std::string>{"ACS"});
+  EXPECT_EQ(aspect(fingerprint_of({"acs-redirect"}), "ACS"), "redirect on 0000:1a:00.0");
+  EXPECT_EQ(aspect(fingerprint_of({"iommu-translated"}), "IOMMU"), "DMA-FQ");
+  Fingerprint no_peermem = fingerprint_of({"peermem-missing"});
   EXPECT_EQ(aspect(no_peermem, "peer memory"), "none");
   EXPECT_EQ(aspect(no_peermem, "driver"), "550.90.07 proprietary");
-  EXPECT_EQ(aspect(of({"peermem-unregistered"}), "peer memory"), "nvidia_peermem (no memory_peers entry)");
-  EXPECT_EQ(aspect(of({"stray-nccl-conf"}), "NCCL settings"), "NCCL_IB_HCA=mlx5_1, NCCL_NET_GDR_LEVEL=LOC");
-  EXPECT_EQ(aspect(of({"rootless"}), "ACS"), "unknown");
+  EXPECT_EQ(aspect(fingerprint_of({"peermem-unregistered"}), "peer memory"), "nvidia_peermem (no memory_peers entry)");
+  EXPECT_EQ(aspect(fingerprint_of({"stray-nccl-conf"}), "NCCL settings"), "NCCL_IB_HCA=mlx5_1, NCCL_NET_GDR_LEVEL=LOC");
+  EXPECT_EQ(aspect(fingerprint_of({"rootless"}), "ACS"), "unknown");
 }
 
 TEST(Fingerprint, AnotherModelDiffersInHardware) {
-  Fingerprint a100 = of({}, "dgx-a100");
+  Fingerprint a100 = fingerprint_of({}, "dgx-a100");
   EXPECT_EQ(aspect(a100, "GPUs"), "8x A100");
-  EXPECT_NE(aspect(a100, "NICs"), aspect(of({}), "NICs"));
+  EXPECT_NE(aspect(a100, "NICs"), aspect(fingerprint_of({}), "NICs"));
 }
 
 TEST(Fingerprint, WhatTheReportDoesNotSayIsUnknown) {

@@ -15,13 +15,13 @@
 namespace gdrcheck {
 namespace {
 
-using How = NodeOutcome::How;
 using testing::NetnsHosts;
-
-enum Host { kHealthy, kNoPeermem, kAcs, kSshdStopped, kHangs, kGarbage, kCrashes, kHostCount };
 
 class ClusterHostsTest : public ::testing::Test {
  protected:
+  using How = NodeOutcome::How;
+  enum Host { kHealthy, kNoPeermem, kAcs, kSshdStopped, kHangs, kGarbage, kCrashes, kHostCount };
+
   void SetUp() override {
     std::string why = testing::netns_unavailable_reason();
     if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;

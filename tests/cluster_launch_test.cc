@@ -19,7 +19,7 @@ namespace {
 using How = NodeOutcome::How;
 using Args = std::vector<std::string>;
 
-bool contains(const Args& argv, const Args& run) {
+bool contains_run(const Args& argv, const Args& run) {
   return std::search(argv.begin(), argv.end(), run.begin(), run.end()) != argv.end();
 }
 
@@ -57,12 +57,12 @@ TEST(SshArgvTest, BatchModeTimeoutsOptionsAndDoubleDashBeforeTheHost) {
   opts.ssh_user = "ops";
   Args argv = ssh_argv("-oProxyCommand=evil", opts);
   EXPECT_EQ(argv.front(), "ssh");
-  EXPECT_TRUE(contains(argv, {"-o", "BatchMode=yes"}));
-  EXPECT_TRUE(contains(argv, {"-o", "ConnectTimeout=7"}));
-  EXPECT_TRUE(contains(argv, {"-o", "StrictHostKeyChecking=accept-new", "-o", "IdentityFile=/k"}));
-  EXPECT_TRUE(contains(argv, {"-l", "ops"}));
+  EXPECT_TRUE(contains_run(argv, {"-o", "BatchMode=yes"}));
+  EXPECT_TRUE(contains_run(argv, {"-o", "ConnectTimeout=7"}));
+  EXPECT_TRUE(contains_run(argv, {"-o", "StrictHostKeyChecking=accept-new", "-o", "IdentityFile=/k"}));
+  EXPECT_TRUE(contains_run(argv, {"-l", "ops"}));
   // The host comes after "--", so a name that looks like an option is a name.
-  EXPECT_TRUE(contains(argv, {"--", "-oProxyCommand=evil", "'gdrcheck' 'node' '--json'"}));
+  EXPECT_TRUE(contains_run(argv, {"--", "-oProxyCommand=evil", "'gdrcheck' 'node' '--json'"}));
   EXPECT_EQ(argv.size(), 17u);
 }
 

@@ -44,7 +44,7 @@ std::vector<NodeOutcome> mixed_cluster() {
   return out;
 }
 
-const ClusterNode& node(const ClusterModel& m, const std::string& host) {
+const ClusterNode& node_named(const ClusterModel& m, const std::string& host) {
   for (const auto& n : m.nodes)
     if (n.host == host) return n;
   throw std::runtime_error("no node " + host);
@@ -73,25 +73,25 @@ TEST(ClusterModel, SummaryOfAMixedCluster) {
   EXPECT_EQ(m.by_status[Status::Critical], 2u);
   EXPECT_EQ(m.by_status[Status::Warning], 1u);
   EXPECT_EQ(m.by_status[Status::Unknown], 2u);
-  EXPECT_TRUE(node(m, "gpu01").gdr_ready);
-  EXPECT_EQ(node(m, "gpu07").checks.at("peermem"), Status::Critical);
-  EXPECT_EQ(node(m, "gpu07").main_problem().rfind("peermem: ", 0), 0u);
-  EXPECT_EQ(node(m, "gpu08").checks.at("acs"), Status::Critical);
+  EXPECT_TRUE(node_named(m, "gpu01").gdr_ready);
+  EXPECT_EQ(node_named(m, "gpu07").checks.at("peermem"), Status::Critical);
+  EXPECT_EQ(node_named(m, "gpu07").main_problem().rfind("peermem: ", 0), 0u);
+  EXPECT_EQ(node_named(m, "gpu08").checks.at("acs"), Status::Critical);
   // ACS does not change NCCL's decision, only whether the data path works:
   // the GPU behind the redirecting port is not GPUDirect-ready.
-  EXPECT_EQ(node(m, "gpu08").gdr_gpus, 7u);
-  EXPECT_FALSE(node(m, "gpu08").gdr_ready);
-  EXPECT_EQ(node(m, "gpu09").checks.at("port"), Status::Warning);
-  EXPECT_EQ(node(m, "gpu01").checks.at("acs"), Status::Ok);
+  EXPECT_EQ(node_named(m, "gpu08").gdr_gpus, 7u);
+  EXPECT_FALSE(node_named(m, "gpu08").gdr_ready);
+  EXPECT_EQ(node_named(m, "gpu09").checks.at("port"), Status::Warning);
+  EXPECT_EQ(node_named(m, "gpu01").checks.at("acs"), Status::Ok);
 }
 
 TEST(ClusterModel, NodesWithoutAReportAreUnknownWithTheReason) {
   ClusterModel m = build_cluster_model(mixed_cluster(), {});
-  const ClusterNode& gone = node(m, "gpu10");
+  const ClusterNode& gone = node_named(m, "gpu10");
   EXPECT_EQ(gone.status, Status::Unknown);
   EXPECT_EQ(gone.how, NodeOutcome::How::Unreachable);
   EXPECT_EQ(gone.main_problem(), "ssh: connect to host gpu10 port 22: Connection refused");
-  const ClusterNode& garbage = node(m, "gpu11");
+  const ClusterNode& garbage = node_named(m, "gpu11");
   EXPECT_EQ(garbage.how, NodeOutcome::How::NotAReport);
   EXPECT_EQ(garbage.reason.rfind("not a valid report: not JSON (", 0), 0u) << garbage.reason;
   EXPECT_TRUE(garbage.fingerprint.empty());
@@ -154,14 +154,14 @@ TEST(ClusterModel, ManifestAppliesToEveryNode) {
   old.erase("inventory");
   outcomes.push_back(lost("c", NodeOutcome::How::Report, "", old.dump()));
   ClusterModel m = build_cluster_model(outcomes, opt);
-  EXPECT_EQ(node(m, "a").checks.at("manifest"), Status::Ok);
-  EXPECT_EQ(node(m, "a").status, Status::Ok);
-  EXPECT_EQ(node(m, "b").checks.at("manifest"), Status::Critical);
-  EXPECT_EQ(node(m, "b").status, Status::Critical);
-  EXPECT_NE(node(m, "b").main_problem().find("ports rate_gbps differs from the manifest"), std::string::npos)
-      << node(m, "b").main_problem();
-  EXPECT_EQ(node(m, "c").checks.at("manifest"), Status::Unknown);
-  EXPECT_EQ(node(m, "c").status, Status::Unknown);
+  EXPECT_EQ(node_named(m, "a").checks.at("manifest"), Status::Ok);
+  EXPECT_EQ(node_named(m, "a").status, Status::Ok);
+  EXPECT_EQ(node_named(m, "b").checks.at("manifest"), Status::Critical);
+  EXPECT_EQ(node_named(m, "b").status, Status::Critical);
+  EXPECT_NE(node_named(m, "b").main_problem().find("ports rate_gbps differs from the manifest"), std::string::npos)
+      << node_named(m, "b").main_problem();
+  EXPECT_EQ(node_named(m, "c").checks.at("manifest"), Status::Unknown);
+  EXPECT_EQ(node_named(m, "c").status, Status::Unknown);
 }
 
 // The node is the one addressed (or the file it came from): a report's

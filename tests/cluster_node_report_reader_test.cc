@@ -13,7 +13,7 @@ namespace {
 using nlohmann::json;
 using testing::node_report_json;
 
-std::string problem_of(const std::string& raw) {
+std::string report_problem(const std::string& raw) {
   NodeReportRead r = read_node_report(raw);
   EXPECT_FALSE(r.facts.has_value()) << raw.substr(0, 80);
   return r.problem;
@@ -72,24 +72,24 @@ TEST(NodeReportReader, ReportsOfOlderVersionsLackOnlyTheNewFacts) {
 }
 
 TEST(NodeReportReader, RefusesEmptyGarbageAndTruncatedOutput) {
-  EXPECT_EQ(problem_of(""), "empty output");
-  EXPECT_EQ(problem_of(" \n\t"), "empty output");
-  EXPECT_EQ(problem_of("bash: gdrcheck: command not found\n").rfind("not JSON (", 0), 0u);
+  EXPECT_EQ(report_problem(""), "empty output");
+  EXPECT_EQ(report_problem(" \n\t"), "empty output");
+  EXPECT_EQ(report_problem("bash: gdrcheck: command not found\n").rfind("not JSON (", 0), 0u);
   std::string report = node_report_json("dgx-h100");
   // Cut at a line break (between tokens, never inside a string, whatever
   // the paths in the report are): the parser then runs out of input.
-  std::string cut = problem_of(report.substr(0, report.rfind('\n', report.size() / 2)));
+  std::string cut = report_problem(report.substr(0, report.rfind('\n', report.size() / 2)));
   EXPECT_EQ(cut.rfind("not JSON (", 0), 0u) << cut;
   EXPECT_NE(cut.find("unexpected end of input"), std::string::npos) << cut;
-  EXPECT_EQ(problem_of(report + "\ntrailing").rfind("not JSON (", 0), 0u);
-  EXPECT_EQ(problem_of("[1, 2]"), "not a JSON object");
+  EXPECT_EQ(report_problem(report + "\ntrailing").rfind("not JSON (", 0), 0u);
+  EXPECT_EQ(report_problem("[1, 2]"), "not a JSON object");
 }
 
 TEST(NodeReportReader, RefusesOtherDocuments) {
-  EXPECT_EQ(problem_of(R"({"schema": "gdrcheck.topo/1", "gpus": []})"),
+  EXPECT_EQ(report_problem(R"({"schema": "gdrcheck.topo/1", "gpus": []})"),
             "schema is \"gdrcheck.topo/1\", expected \"gdrcheck.node/1\"");
-  EXPECT_EQ(problem_of(R"({"host": "x"})"), "no \"schema\" (not a gdrcheck node report)");
-  EXPECT_EQ(problem_of(R"({"schema": 1})"), "no \"schema\" (not a gdrcheck node report)");
+  EXPECT_EQ(report_problem(R"({"host": "x"})"), "no \"schema\" (not a gdrcheck node report)");
+  EXPECT_EQ(report_problem(R"({"schema": 1})"), "no \"schema\" (not a gdrcheck node report)");
 }
 
 // generated_at decides whether a node may be drained: read when present
@@ -104,36 +104,37 @@ TEST(NodeReportReader, ReadsGeneratedAtAndRefusesAMalformedOne) {
   ASSERT_TRUE(read.facts) << read.problem;
   EXPECT_EQ(read.facts->generated_at, 1796320046);
   j["generated_at"] = "2026-12-03T17:47:26+01:00";
-  EXPECT_EQ(problem_of(j.dump()),
+  EXPECT_EQ(report_problem(j.dump()),
             "generated_at \"2026-12-03T17:47:26+01:00\" is not a UTC time like \"2026-12-03T17:47:26Z\"");
   j["generated_at"] = "yesterday\x1b[2J";
-  EXPECT_EQ(problem_of(j.dump()).find('\x1b'), std::string::npos);
+  EXPECT_EQ(report_problem(j.dump()).find('\x1b'), std::string::npos);
   j["generated_at"] = 1796320046;
-  EXPECT_EQ(problem_of(j.dump()), "generated_at is not a string");
+  EXPECT_EQ(report_problem(j.dump()), "generated_at is not a string");
 }
 
 TEST(NodeReportReader, RefusesMissingAndMistypedFields) {
   std::string report = node_report_json("dgx-h100");
-  EXPECT_EQ(problem_of(without(report, "findings")), "the report has no \"findings\"");
-  EXPECT_EQ(problem_of(without(report, "host")), "the report has no \"host\"");
+  EXPECT_EQ(report_problem(without(report, "findings")), "the report has no \"findings\"");
+  EXPECT_EQ(report_problem(without(report, "host")), "the report has no \"host\"");
   json j = json::parse(report);
   j["status"] = "FINE";
-  EXPECT_EQ(problem_of(j.dump()), "the report.status \"FINE\" is not OK, WARNING, CRITICAL or UNKNOWN");
+  EXPECT_EQ(report_problem(j.dump()), "the report.status \"FINE\" is not OK, WARNING, CRITICAL or UNKNOWN");
   j = json::parse(report);
   j["pairs"] = "none";
-  EXPECT_EQ(problem_of(j.dump()), "\"pairs\" is not an array");
+  EXPECT_EQ(report_problem(j.dump()), "\"pairs\" is not an array");
   j = json::parse(report);
   j["findings"][2]["status"] = 7;
-  EXPECT_EQ(problem_of(j.dump()), "findings[2].status is not a string");
+  EXPECT_EQ(report_problem(j.dump()), "findings[2].status is not a string");
   j = json::parse(report);
   j["nics"][0]["ports"][0]["port"] = "one";
-  EXPECT_EQ(problem_of(j.dump()), "\"nics[0].ports[0].port\" must be a whole number from 0 to 65535, not a string");
+  EXPECT_EQ(report_problem(j.dump()), "\"nics[0].ports[0].port\" must be a whole number from 0 to 65535, not a string");
   j = json::parse(report);
   j["inventory"]["gpus"]["count"] = "8";
-  EXPECT_EQ(problem_of(j.dump()), "inventory: \"gpus.count\" must be a whole number from 0 to 1000000, not a string");
+  EXPECT_EQ(report_problem(j.dump()),
+            "inventory: \"gpus.count\" must be a whole number from 0 to 1000000, not a string");
   j = json::parse(report);
   j["inventory"] = "none";
-  EXPECT_EQ(problem_of(j.dump()), "inventory: not a JSON object");
+  EXPECT_EQ(report_problem(j.dump()), "inventory: not a JSON object");
 }
 
 // Whole numbers that would not convert to an int (1e300 is undefined
@@ -146,7 +147,7 @@ TEST(NodeReportReader, RefusesPortNumbersThatAreNotSmallWholeNumbers) {
     std::size_t at = text.find(port);
     ASSERT_NE(at, std::string::npos);
     text.replace(at, port.size(), std::string("\"port\":") + bad);
-    std::string p = problem_of(text);
+    std::string p = report_problem(text);
     EXPECT_EQ(p.rfind("\"nics[0].ports[0].port\" must be a whole number from 0 to 65535, not ", 0), 0u) << p;
   }
   j["nics"][0]["ports"][0]["port"] = 2.0;  // integral: read as 2
@@ -154,7 +155,7 @@ TEST(NodeReportReader, RefusesPortNumbersThatAreNotSmallWholeNumbers) {
   ASSERT_TRUE(r.facts) << r.problem;
   EXPECT_EQ(r.facts->ports.at(0).port, 2);
   j["nics"][0]["ports"][0]["rate_gbps"] = -400;
-  EXPECT_EQ(problem_of(j.dump()), "nics[0].ports[0].rate_gbps is negative");
+  EXPECT_EQ(report_problem(j.dump()), "nics[0].ports[0].rate_gbps is negative");
 }
 
 // A report nested 100,000 levels deep at any key — inventory (copied, and
@@ -176,11 +177,11 @@ TEST(NodeReportReader, RefusesDeepNestingAnywhere) {
   };
   for (const char* at : {"/inventory", "/inventory/gpus/models", "/nccl_settings", "/extra", "/nics/0/ports/0/port",
                          "/findings/0/evidence", "/driver"}) {
-    EXPECT_EQ(problem_of(with_deep(json::json_pointer(at), deep_array)), why) << at;
-    EXPECT_EQ(problem_of(with_deep(json::json_pointer(at), deep_object)), why) << at;
+    EXPECT_EQ(report_problem(with_deep(json::json_pointer(at), deep_array)), why) << at;
+    EXPECT_EQ(report_problem(with_deep(json::json_pointer(at), deep_object)), why) << at;
   }
-  EXPECT_EQ(problem_of(deep_array), why);
-  EXPECT_EQ(problem_of(deep_object), why);
+  EXPECT_EQ(report_problem(deep_array), why);
+  EXPECT_EQ(report_problem(deep_object), why);
 }
 
 // The library keeps the last of two equal keys: a CRITICAL node could read
@@ -190,17 +191,17 @@ TEST(NodeReportReader, RefusesAKeyGivenTwice) {
   ASSERT_NE(report.find("\"status\": \"CRITICAL\""), std::string::npos);
   std::string twice = report;
   twice.insert(twice.rfind('}'), ",\n  \"status\": \"OK\"\n");
-  std::string p = problem_of(twice);
+  std::string p = report_problem(twice);
   EXPECT_EQ(p.rfind("key \"status\" appears twice in one object (line ", 0), 0u) << p;
 }
 
 TEST(NodeReportReader, ProblemsQuoteNoControlBytes) {
   json j = json::parse(node_report_json("dgx-h100"));
   j["status"] = "\x1b]0;pwned\x07";
-  std::string p = problem_of(j.dump());
+  std::string p = report_problem(j.dump());
   EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
   EXPECT_EQ(p, "the report.status \"\\u001b]0;pwned\\u0007\" is not OK, WARNING, CRITICAL or UNKNOWN");
-  std::string garbage = problem_of("\x1b[31m\x9b" + std::string(1 << 20, 'x'));
+  std::string garbage = report_problem("\x1b[31m\x9b" + std::string(1 << 20, 'x'));
   for (char c : garbage) EXPECT_TRUE(c >= 0x20 && c <= 0x7e) << int(c);
   EXPECT_LT(garbage.size(), 400u);
 }

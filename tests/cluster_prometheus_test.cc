@@ -7,12 +7,6 @@
 namespace gdrcheck {
 namespace {
 
-const PrometheusStamp kStamp{"0.1.0", 1700000000};
-
-bool has(const std::string& text, const std::string& line) {
-  return text.find("\n" + line + "\n") != std::string::npos;
-}
-
 ClusterNode node(std::string host, Status s, NodeOutcome::How how = NodeOutcome::How::Report) {
   ClusterNode n;
   n.host = std::move(host);
@@ -44,21 +38,21 @@ ClusterModel mixed() {
 }
 
 TEST(ClusterPrometheusTest, MixedNodes) {
-  std::string text = cluster_prometheus(mixed(), Status::Warning, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_status 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_worst_node_status 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_nodes 5")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_nodes_failed 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_nodes_by_status{status=\"CRITICAL\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_failure_nodes{what=\"unreachable\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_status{node=\"gpu-a1\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_status{node=\"gpu-a2\"} 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_gdr_ready{node=\"gpu-a2\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_status{node=\"gpu-a3\"} 3")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_reported{node=\"gpu-a3\"} 0")) << text;
+  std::string text = cluster_prometheus(mixed(), Status::Warning, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_status 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_worst_node_status 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_nodes 5")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_nodes_failed 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_nodes_by_status{status=\"CRITICAL\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_failure_nodes{what=\"unreachable\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_status{node=\"gpu-a1\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_status{node=\"gpu-a2\"} 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_gdr_ready{node=\"gpu-a2\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_status{node=\"gpu-a3\"} 3")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_reported{node=\"gpu-a3\"} 0")) << text;
   EXPECT_EQ(text.find("gdrcheck_node_gpus{node=\"gpu-a3\"}"), std::string::npos) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_check_status{node=\"gpu-a2\",check=\"acs\"} 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_status{node=\"evil\\\"\\\\n\\\\x1b]0;x\\\\x07\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_check_status{node=\"gpu-a2\",check=\"acs\"} 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_status{node=\"evil\\\"\\\\n\\\\x1b]0;x\\\\x07\"} 1")) << text;
   EXPECT_TRUE(series_unique(text));
   GDRCHECK_SKIP_WITHOUT_PROMTOOL();
   EXPECT_TRUE(promtool_accepts_metrics(text));
@@ -70,10 +64,10 @@ TEST(ClusterPrometheusTest, NoReportsAtAll) {
   ClusterModel m;
   m.nodes = {node("gpu-b1", Status::Unknown, NodeOutcome::How::TimedOut)};
   m.status = Status::Unknown;
-  std::string text = cluster_prometheus(m, Status::Unknown, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_status 3")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_cluster_nodes_reported 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_node_gdr_ready{node=\"gpu-b1\"} 0")) << text;
+  std::string text = cluster_prometheus(m, Status::Unknown, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_status 3")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_cluster_nodes_reported 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_node_gdr_ready{node=\"gpu-b1\"} 0")) << text;
   EXPECT_EQ(text.find("gdrcheck_node_gpus"), std::string::npos) << text;
   GDRCHECK_SKIP_WITHOUT_PROMTOOL();
   EXPECT_TRUE(promtool_accepts_metrics(text));

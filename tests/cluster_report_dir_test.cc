@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const NodeOutcome& outcome(const ReportDir& r, const std::string& host) {
+const NodeOutcome& outcome_of(const ReportDir& r, const std::string& host) {
   for (const auto& o : r.outcomes)
     if (o.host == host) return o;
   throw std::runtime_error("no outcome " + host);
@@ -38,11 +38,11 @@ TEST(ReportDirSafety, ALinkIsNotFollowed) {
   testing::write_file(dir, "gpu03.json", testing::minimal_report("gpu03", "OK"));
   ReportDir r = read_report_dir(dir);
   ASSERT_EQ(r.outcomes.size(), 3u);
-  EXPECT_EQ(outcome(r, "gpu01").how, NodeOutcome::How::NotAReport);
-  EXPECT_EQ(outcome(r, "gpu01").reason, dir + "/gpu01.json: a link; not followed");
-  EXPECT_TRUE(outcome(r, "gpu01").raw.empty());
-  EXPECT_EQ(outcome(r, "gpu02").reason, dir + "/gpu02.json: a link; not followed");
-  EXPECT_EQ(outcome(r, "gpu03").how, NodeOutcome::How::Report);
+  EXPECT_EQ(outcome_of(r, "gpu01").how, NodeOutcome::How::NotAReport);
+  EXPECT_EQ(outcome_of(r, "gpu01").reason, dir + "/gpu01.json: a link; not followed");
+  EXPECT_TRUE(outcome_of(r, "gpu01").raw.empty());
+  EXPECT_EQ(outcome_of(r, "gpu02").reason, dir + "/gpu02.json: a link; not followed");
+  EXPECT_EQ(outcome_of(r, "gpu03").how, NodeOutcome::How::Report);
 }
 
 TEST(ReportDirSafety, AFifoDoesNotBlock) {
@@ -72,7 +72,7 @@ TEST(ReportDirSafety, NamesThatAreNotOneNodeAreListedNotRead) {
     EXPECT_NE(o.reason.find("; not read"), std::string::npos) << o.reason;
     EXPECT_EQ(o.reason.find('\x1b'), std::string::npos) << o.reason;
   }
-  EXPECT_EQ(outcome(r, "ALL").reason, dir + "/ALL.json: node name 'ALL': a Slurm keyword, not a node; not read");
+  EXPECT_EQ(outcome_of(r, "ALL").reason, dir + "/ALL.json: node name 'ALL': a Slurm keyword, not a node; not read");
 }
 
 TEST(ReportDirSafety, TooLargeAReportIsRefused) {

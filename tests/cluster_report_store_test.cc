@@ -8,16 +8,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cluster/report_dir.h"
 #include "cluster_reports.h"
 #include "recorded_fixtures.h"
+#include "test_files.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
 namespace {
+
+using testing::slurp;
 
 NodeOutcome outcome(const std::string& host, const std::string& raw, NodeOutcome::How how = NodeOutcome::How::Report) {
   NodeOutcome o;
@@ -25,13 +26,6 @@ NodeOutcome outcome(const std::string& host, const std::string& raw, NodeOutcome
   o.how = how;
   o.raw = raw;
   return o;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(ReportStore, HostNamesStayInsideTheDirectory) {

@@ -61,7 +61,7 @@ std::string read_all(const std::string& bytes, std::uint64_t cap = 1 << 30, Comp
   return out;
 }
 
-std::string problem_of(const std::string& bytes, std::uint64_t cap = 1 << 30) {
+std::string read_problem(const std::string& bytes, std::uint64_t cap = 1 << 30) {
   try {
     read_all(bytes, cap);
   } catch (const InputError& e) {
@@ -111,31 +111,31 @@ TEST(DecompressingReader, ConcatenatedMembersAndFramesAreOneContent) {
 
 TEST(DecompressingReader, TruncatedStreamIsAnError) {
   std::string gz = gzip(log_text()), zs = zstd(log_text());
-  EXPECT_EQ(problem_of(gz.substr(0, gz.size() / 2)), "the gzip stream ends early (truncated or cut off)");
-  EXPECT_EQ(problem_of(zs.substr(0, zs.size() / 2)), "the zstd stream ends early (truncated or cut off)");
-  EXPECT_EQ(problem_of(gz.substr(0, 2)), "the gzip stream ends early (truncated or cut off)");
+  EXPECT_EQ(read_problem(gz.substr(0, gz.size() / 2)), "the gzip stream ends early (truncated or cut off)");
+  EXPECT_EQ(read_problem(zs.substr(0, zs.size() / 2)), "the zstd stream ends early (truncated or cut off)");
+  EXPECT_EQ(read_problem(gz.substr(0, 2)), "the gzip stream ends early (truncated or cut off)");
 }
 
 TEST(DecompressingReader, CorruptStreamIsAnError) {
   std::string gz = gzip(log_text());
   for (std::size_t i = 20; i < 60; ++i) gz[i] = static_cast<char>(gz[i] ^ 0x5a);
-  EXPECT_EQ(problem_of(gz).rfind("corrupt gzip stream", 0), 0u) << problem_of(gz);
+  EXPECT_EQ(read_problem(gz).rfind("corrupt gzip stream", 0), 0u) << read_problem(gz);
   std::string zs = zstd(log_text());
   zs[4] = static_cast<char>(0xff);  // frame header descriptor: reserved bit set
-  EXPECT_EQ(problem_of(zs).rfind("corrupt zstd stream", 0), 0u) << problem_of(zs);
+  EXPECT_EQ(read_problem(zs).rfind("corrupt zstd stream", 0), 0u) << read_problem(zs);
   // A gzip trailer whose checksum does not match the content.
   std::string bad_crc = gzip("short text\n");
   bad_crc[bad_crc.size() - 8] = static_cast<char>(bad_crc[bad_crc.size() - 8] ^ 1);
-  EXPECT_EQ(problem_of(bad_crc).rfind("corrupt gzip stream", 0), 0u) << problem_of(bad_crc);
+  EXPECT_EQ(read_problem(bad_crc).rfind("corrupt gzip stream", 0), 0u) << read_problem(bad_crc);
 }
 
 TEST(DecompressingReader, BombStopsAtTheCap) {
   std::string zeros(8u << 20, 'a');  // 8 MiB of one byte: a few hundred bytes compressed
   std::string gz = gzip(zeros), zs = zstd(zeros);
   ASSERT_LT(gz.size(), 65536u);
-  EXPECT_EQ(problem_of(gz, 1u << 20),
+  EXPECT_EQ(read_problem(gz, 1u << 20),
             "decompresses to more than 1 MiB, the limit; stopped there (a decompression bomb?)");
-  EXPECT_EQ(problem_of(zs, 1u << 20),
+  EXPECT_EQ(read_problem(zs, 1u << 20),
             "decompresses to more than 1 MiB, the limit; stopped there (a decompression bomb?)");
   EXPECT_EQ(read_all(gz, 8u << 20).size(), 8u << 20);  // exactly at the cap is whole
 }

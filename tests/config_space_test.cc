@@ -13,7 +13,7 @@ using Problems = std::vector<std::string>;
 
 // ---- images for the round trips (realistic IDs; see platform-spec §1.3) ----
 
-ConfigImage::Pcie link(PciePortType type, int cap_speed, int cap_width, int sta_speed, int sta_width) {
+ConfigImage::Pcie pcie_link(PciePortType type, int cap_speed, int cap_width, int sta_speed, int sta_width) {
   ConfigImage::Pcie p;
   p.port_type = type;
   p.link_cap = {cap_speed, cap_width};
@@ -35,17 +35,17 @@ ConfigImage bridge(uint16_t vendor, uint16_t device, uint8_t pri, uint8_t sec, u
 }
 
 ConfigImage root_port() {  // Intel Sapphire Rapids root port, Gen5 x16, ACS as the kernel sets it with an IOMMU
-  ConfigImage img = bridge(0x8086, 0x352a, 0x15, 0x16, 0x1a, link(PciePortType::RootPort, 5, 16, 5, 16));
+  ConfigImage img = bridge(0x8086, 0x352a, 0x15, 0x16, 0x1a, pcie_link(PciePortType::RootPort, 5, 16, 5, 16));
   img.acs = ConfigImage::Acs{0x005f, 0x001d};
   return img;
 }
 
 ConfigImage switch_upstream() {  // Broadcom PEX890xx upstream port: no ACS of its own
-  return bridge(0x1000, 0xc030, 0x16, 0x17, 0x1a, link(PciePortType::UpstreamPort, 5, 16, 5, 16));
+  return bridge(0x1000, 0xc030, 0x16, 0x17, 0x1a, pcie_link(PciePortType::UpstreamPort, 5, 16, 5, 16));
 }
 
 ConfigImage switch_downstream() {  // same switch, downstream port with redirect on
-  ConfigImage img = bridge(0x1000, 0xc030, 0x17, 0x18, 0x18, link(PciePortType::DownstreamPort, 5, 16, 5, 16));
+  ConfigImage img = bridge(0x1000, 0xc030, 0x17, 0x18, 0x18, pcie_link(PciePortType::DownstreamPort, 5, 16, 5, 16));
   img.acs = ConfigImage::Acs{0x001d, 0x001d};
   return img;
 }
@@ -57,7 +57,7 @@ ConfigImage gpu_idle() {  // H100 SXM: Gen5 x16 capable, parked at Gen1 while id
   img.subsystem_vendor = 0x10de;
   img.subsystem_device = 0x16c1;
   img.class_code = 0x030200;
-  img.pcie = link(PciePortType::Endpoint, 5, 16, 1, 16);
+  img.pcie = pcie_link(PciePortType::Endpoint, 5, 16, 1, 16);
   img.pcie->max_payload = 256;
   img.pcie->max_read_request = 512;
   img.pcie->relaxed_ordering = false;
@@ -69,7 +69,7 @@ ConfigImage nic_x8() {  // ConnectX-7 in a slot that only trained x8
   img.vendor = 0x15b3;
   img.device = 0x1021;
   img.class_code = 0x020700;
-  img.pcie = link(PciePortType::Endpoint, 5, 16, 5, 8);
+  img.pcie = pcie_link(PciePortType::Endpoint, 5, 16, 5, 8);
   img.pcie->max_payload = 512;
   img.pcie->max_read_request = 4096;
   img.pcie->relaxed_ordering = true;

@@ -11,15 +11,17 @@
 
 #include "analyze/artifact.h"
 #include "analyze/crosscheck_prediction.h"
+#include "recorded_fixtures.h"
 #include "topology/topology_loader.h"
 
 namespace gdrcheck {
 namespace {
 
-const std::string kData = GDRCHECK_TEST_DATA;
+using testing::oci_h100_xml;
+using testing::test_data;
 
 Crosscheck pair_check(const std::string& dir, const CrosscheckUser& user = {}) {
-  std::string base = kData + "/pairs/" + dir + "/";
+  std::string base = test_data("pairs/" + dir + "/");
   std::string topo = base + "topology.txt";
   if (!std::ifstream(topo)) topo = base + "topology.xml";
   Artifact t = analyze_file(topo), log = analyze_file(base + "nccl.log");
@@ -27,7 +29,7 @@ Crosscheck pair_check(const std::string& dir, const CrosscheckUser& user = {}) {
   return crosscheck_topology_file(*t.topology, topo, *log.nccl_log, log.file, user);
 }
 
-const CrosscheckRow* row_of(const Crosscheck& c, const std::string& host, int rank) {
+const CrosscheckRow* crosscheck_row(const Crosscheck& c, const std::string& host, int rank) {
   for (const auto& r : c.rows)
     if (r.host == host && r.rank == rank) return &r;
   return nullptr;
@@ -37,7 +39,7 @@ const CrosscheckRow* row_of(const Crosscheck& c, const std::string& host, int ra
 // PIX NIC gives GDR: agree, the NIC unnamed (no NET/IB : Using list).
 TEST(CrosscheckPairs, H100NineNicsGdrAgreesNicUnnamed) {
   Crosscheck c = pair_check("nccl-1453-h100-9nic-ibext-gdrdma");
-  const CrosscheckRow* r = row_of(c, "h100clust-worker-1", 0);
+  const CrosscheckRow* r = crosscheck_row(c, "h100clust-worker-1", 0);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->gpu, "GPU0");
   EXPECT_EQ(r->agree, "yes");
@@ -66,7 +68,7 @@ TEST(CrosscheckPairs, GdrDisabledLineAgreesWithThePathClass) {
 // or NIC3, not NIC1.
 TEST(CrosscheckPairs, RaisedGdrLevelNotEchoedIsTheCause) {
   Crosscheck c = pair_check("nccl-tests-350-1gpu-4nic-node-gdrdma-dist6");
-  const CrosscheckRow* r = row_of(c, "n013", 0);
+  const CrosscheckRow* r = crosscheck_row(c, "n013", 0);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->agree, "no");
   EXPECT_EQ(r->predicted.gdr_send, "no");
@@ -103,7 +105,7 @@ TEST(CrosscheckPairs, LogsWithoutChannelLinesAreInconclusive) {
   // #1737: the prompt's NCCL_NET_GDR_LEVEL=0 is not an echoed setting.
   Crosscheck c = pair_check("nccl-1737-h100-6nic-ibext-sharp-no-channels");
   EXPECT_NE(c.predicted_with.find("no NCCL setting echoed"), std::string::npos) << c.predicted_with;
-  const CrosscheckRow* r = row_of(c, "gh-3714u06", 0);
+  const CrosscheckRow* r = crosscheck_row(c, "gh-3714u06", 0);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->gpu, "GPU0");
   EXPECT_EQ(r->predicted.gdr_recv, "yes");
@@ -112,7 +114,7 @@ TEST(CrosscheckPairs, LogsWithoutChannelLinesAreInconclusive) {
 // nccl #392: the NCCL dump in the thread is cut mid-file: not a topology
 // gdrcheck loads (the test says so rather than predicting from half a tree).
 TEST(CrosscheckPairs, CutTopologyXmlIsRefusedByName) {
-  Artifact t = analyze_file(kData + "/pairs/nccl-392-v100-roce-xml-gdr0/topology.xml");
+  Artifact t = analyze_file(test_data("pairs/nccl-392-v100-roce-xml-gdr0/topology.xml"));
   EXPECT_FALSE(t.topology);
   EXPECT_NE(t.error.find("malformed XML"), std::string::npos) << t.error;
 }
@@ -130,11 +132,11 @@ TEST(CrosscheckPairs, PxnRanksAndContainerNumberingNeverDiffer) {
     EXPECT_EQ(r.observed.gdr_send, "yes") << r.host << " rank " << r.rank;
   }
   // The device list (printed as NET/IB by the plugin) names the channel lines' NET/IBext_v8 devices.
-  const CrosscheckRow* r0 = row_of(c, "gpu34", 0);
+  const CrosscheckRow* r0 = crosscheck_row(c, "gpu34", 0);
   ASSERT_NE(r0, nullptr);
   EXPECT_EQ(r0->observed.nic, "mlx5_0");
   EXPECT_EQ(r0->agree, "yes");
-  const CrosscheckRow* r3 = row_of(c, "gpu36", 3);  // PXN through rank 2's mlx5_4
+  const CrosscheckRow* r3 = crosscheck_row(c, "gpu36", 3);  // PXN through rank 2's mlx5_4
   ASSERT_NE(r3, nullptr);
   EXPECT_EQ(r3->observed.nic, "mlx5_4");
 }
@@ -150,8 +152,8 @@ TEST(CrosscheckPairs, PxnThroughTheNeighbourAgreesNicsUnnamedInTheMatrix) {
     EXPECT_NE(r.cause.find("by label only"), std::string::npos) << r.cause;
   }
   // cudaDev is not nvmlDev here (CUDA_VISIBLE_DEVICES=1,0): rank 0 is GPU1.
-  EXPECT_EQ(row_of(c, "vm-host40", 0)->gpu, "GPU1");
-  EXPECT_EQ(row_of(c, "vm-host40", 1)->gpu, "GPU0");
+  EXPECT_EQ(crosscheck_row(c, "vm-host40", 0)->gpu, "GPU1");
+  EXPECT_EQ(crosscheck_row(c, "vm-host40", 1)->gpu, "GPU0");
   EXPECT_NE(c.predicted_with.find("NCCL_NET_GDR_LEVEL=PIX (the log's)"), std::string::npos);
 }
 
@@ -170,11 +172,9 @@ TEST(CrosscheckPairs, NoGdrPredictedAndObserved) {
 
 // ---- small logs against a real topology ----
 
-const std::string kOci = kData + "/recorded/oci-hpc/H100-topology.xml";
-
 Crosscheck against_oci(const std::string& log_text, const CrosscheckUser& user = {}) {
-  Topology t = load_topology_file(kOci, TopologyFileKind::Auto);
-  return crosscheck_topology_file(t, kOci, parse_nccl_log(log_text), "job.log", user);
+  Topology t = load_topology_file(oci_h100_xml(), TopologyFileKind::Auto);
+  return crosscheck_topology_file(t, oci_h100_xml(), parse_nccl_log(log_text), "job.log", user);
 }
 
 std::string job_log(const std::string& extra, const std::string& via, const std::string& bus = "f000") {

@@ -14,15 +14,15 @@
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& name) {
+std::string cufile_log_text(const std::string& name) {
   return testing::read_test_data("gds/cufile-log/" + name);
 }
 
-CufileLogReport load(const std::string& name) {
-  return parse_cufile_log(slurp(name));
+CufileLogReport load_cufile_log(const std::string& name) {
+  return parse_cufile_log(cufile_log_text(name));
 }
 
-const std::vector<std::string> kRealFiles = {
+const std::vector<std::string> kRealLogs = {
     "onizuka-gds-1.0-compatible-mode.txt",     "abci-gds-1.11-info-head.txt",
     "gds-nvidia-fs-31-rocky-mixed-cut.txt",    "gds-nvidia-fs-62-udev-dm-cut.txt",
     "gds-nvidia-fs-4-peermem-bar1-cut.txt",    "aikitoria-17-nvfs-map-ioctl-cut.txt",
@@ -49,7 +49,7 @@ void PrintTo(const Seen& s, std::ostream* os) {
 // ---------------------------------------------------------- real logs
 
 TEST(CufileLogReal, Gds10CompatibleModeOneLine) {
-  CufileLogReport r = load("onizuka-gds-1.0-compatible-mode.txt");
+  CufileLogReport r = load_cufile_log("onizuka-gds-1.0-compatible-mode.txt");
   EXPECT_EQ(r.lines, 1u);
   EXPECT_EQ(r.log_lines, 1u);
   EXPECT_EQ(r.levels.at("NOTICE"), 1u);
@@ -61,7 +61,7 @@ TEST(CufileLogReal, Gds10CompatibleModeOneLine) {
 }
 
 TEST(CufileLogReal, Abci111InfoHeadAfterAPrompt) {
-  CufileLogReport r = load("abci-gds-1.11-info-head.txt");
+  CufileLogReport r = load_cufile_log("abci-gds-1.11-info-head.txt");
   EXPECT_EQ(r.lines, 10u);
   EXPECT_EQ(r.log_lines, 9u);
   EXPECT_EQ(r.levels.at("INFO"), 9u);
@@ -72,7 +72,7 @@ TEST(CufileLogReal, Abci111InfoHeadAfterAPrompt) {
 }
 
 TEST(CufileLogReal, RockyMixedRunsInitFailureAndCompat) {
-  CufileLogReport r = load("gds-nvidia-fs-31-rocky-mixed-cut.txt");
+  CufileLogReport r = load_cufile_log("gds-nvidia-fs-31-rocky-mixed-cut.txt");
   EXPECT_EQ(r.log_lines, 10u);
   EXPECT_EQ(r.levels.at("NOTICE"), 3u);
   EXPECT_EQ(r.levels.at("ERROR"), 7u);
@@ -86,7 +86,7 @@ TEST(CufileLogReal, RockyMixedRunsInitFailureAndCompat) {
 }
 
 TEST(CufileLogReal, UdevAndDeviceMapper) {
-  CufileLogReport r = load("gds-nvidia-fs-62-udev-dm-cut.txt");
+  CufileLogReport r = load_cufile_log("gds-nvidia-fs-62-udev-dm-cut.txt");
   EXPECT_EQ(r.log_lines, 10u);  // the first line lost its leading space
   EXPECT_EQ(r.processes, 2u);
   EXPECT_EQ(seen(r), (std::vector<Seen>{{"device_attributes_unreadable", 5, 1},
@@ -97,7 +97,7 @@ TEST(CufileLogReal, UdevAndDeviceMapper) {
 }
 
 TEST(CufileLogReal, PeerMemoryRdmaPairingAndBar1) {
-  CufileLogReport r = load("gds-nvidia-fs-4-peermem-bar1-cut.txt");
+  CufileLogReport r = load_cufile_log("gds-nvidia-fs-4-peermem-bar1-cut.txt");
   EXPECT_EQ(r.lines, 10u);
   EXPECT_EQ(r.log_lines, 9u);
   EXPECT_EQ(r.processes, 4u);  // tid 1503329 is a thread of pid 1502618
@@ -106,7 +106,7 @@ TEST(CufileLogReal, PeerMemoryRdmaPairingAndBar1) {
 }
 
 TEST(CufileLogReal, NvidiaFsMapIoctlFailed) {
-  CufileLogReport r = load("aikitoria-17-nvfs-map-ioctl-cut.txt");
+  CufileLogReport r = load_cufile_log("aikitoria-17-nvfs-map-ioctl-cut.txt");
   EXPECT_EQ(r.lines, 7u);
   EXPECT_EQ(r.log_lines, 4u);
   EXPECT_EQ(seen(r), (std::vector<Seen>{{"buffer_registration_failed", 4, 3}}));
@@ -114,7 +114,7 @@ TEST(CufileLogReal, NvidiaFsMapIoctlFailed) {
 }
 
 TEST(CufileLogReal, NvmeNotRegisteredAndFileRefused) {
-  CufileLogReport r = load("tinygrad-51-nvme-not-registered-cut.txt");
+  CufileLogReport r = load_cufile_log("tinygrad-51-nvme-not-registered-cut.txt");
   EXPECT_EQ(r.log_lines, 7u);
   EXPECT_EQ(r.processes, 2u);
   EXPECT_EQ(seen(r), (std::vector<Seen>{{"storage_driver_not_registered", 4, 1},
@@ -123,7 +123,7 @@ TEST(CufileLogReal, NvmeNotRegisteredAndFileRefused) {
 }
 
 TEST(CufileLogReal, TraceShowsTheNvfsPath) {
-  CufileLogReport r = load("gds-nvidia-fs-78-trace-nvfs-path-cut.txt");
+  CufileLogReport r = load_cufile_log("gds-nvidia-fs-78-trace-nvfs-path-cut.txt");
   EXPECT_EQ(r.log_lines, 10u);
   EXPECT_EQ(r.levels.at("TRACE"), 7u);
   EXPECT_EQ(r.levels.at("DEBUG"), 3u);
@@ -132,7 +132,7 @@ TEST(CufileLogReal, TraceShowsTheNvfsPath) {
 }
 
 TEST(CufileLogReal, BufferRegistrationAndDeregistration) {
-  CufileLogReport r = load("gds-nvidia-fs-19-bufregister-cut.txt");
+  CufileLogReport r = load_cufile_log("gds-nvidia-fs-19-bufregister-cut.txt");
   EXPECT_EQ(r.log_lines, 8u);  // "#cufile_sample_001" and the fence are not log lines
   EXPECT_EQ(seen(r),
             (std::vector<Seen>{
@@ -140,7 +140,7 @@ TEST(CufileLogReal, BufferRegistrationAndDeregistration) {
 }
 
 TEST(CufileLogReal, EveryRealFileIsDetected) {
-  for (const auto& name : kRealFiles) EXPECT_TRUE(looks_like_cufile_log(slurp(name))) << name;
+  for (const auto& name : kRealLogs) EXPECT_TRUE(looks_like_cufile_log(cufile_log_text(name))) << name;
 }
 
 // ------------------------------------------------------ mangled copies
@@ -165,8 +165,8 @@ std::string collapsed(const std::string& text) {
 }
 
 TEST(CufileLogMangled, CollapsedCrlfPrefixedReadTheSame) {
-  for (const auto& name : kRealFiles) {
-    std::string text = slurp(name);
+  for (const auto& name : kRealLogs) {
+    std::string text = cufile_log_text(name);
     CufileLogReport original = parse_cufile_log(text);
     std::string mangled;
     for (const auto& l : lines_of(collapsed(text))) mangled += "node07: " + l + "\r\n";
@@ -180,7 +180,7 @@ TEST(CufileLogMangled, CollapsedCrlfPrefixedReadTheSame) {
 }
 
 TEST(CufileLogMangled, CutFirstAndLastLines) {
-  std::vector<std::string> ls = lines_of(slurp("gds-nvidia-fs-31-rocky-mixed-cut.txt"));
+  std::vector<std::string> ls = lines_of(cufile_log_text("gds-nvidia-fs-31-rocky-mixed-cut.txt"));
   std::string text = ls[0].substr(40) + "\n";  // starts inside the first line
   for (std::size_t i = 1; i + 1 < ls.size(); ++i) text += ls[i] + "\n";
   text += ls.back().substr(0, 30);  // ends inside the last, no newline

@@ -11,8 +11,13 @@
 #include <ostream>
 #include <string>
 
+#include "text_checks.h"
+
 namespace gdrcheck {
 namespace {
+
+using testing::any_contains;
+using testing::contains;
 
 // The documented figures.
 constexpr double kPer100G = 12.0;
@@ -20,16 +25,6 @@ constexpr double kPer200G = 24.0;
 constexpr double kPer400G = 48.0;
 constexpr double kPerGbps = 0.12;
 constexpr double kDefaultPass = 0.9;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-bool any_contains(const std::vector<std::string>& lines, const std::string& part) {
-  for (const auto& l : lines)
-    if (contains(l, part)) return true;
-  return false;
-}
 
 BandwidthScenario scenario(double rate, LinkLayer layer, int nics, int gpus, int nodes,
                            Collective c = Collective::AllReduce, Algorithm a = Algorithm::Ring) {

@@ -8,8 +8,12 @@
 
 #include "checks/gds_checks.h"
 
+#include "node_checks.h"
+
 namespace gdrcheck {
 namespace {
+
+using testing::find_subject;
 
 GdsState with_file(const std::string& text, const std::string& path = "/etc/cufile.json") {
   GdsState g;
@@ -22,12 +26,6 @@ GdsState with_file(const std::string& text, const std::string& path = "/etc/cufi
 std::vector<Finding> judged(const std::string& text) {
   GdsState g = with_file(text);
   return check_gds_cufile(g, parse_cufile_config(text, "/etc/cufile.json"));
-}
-
-const Finding* find(const std::vector<Finding>& f, const std::string& subject) {
-  for (const auto& x : f)
-    if (x.subject == subject) return &x;
-  return nullptr;
 }
 
 TEST(GdsCufileCheck, TheShippedFileAllowsCompatModeSilently) {
@@ -46,7 +44,7 @@ TEST(GdsCufileCheck, TheShippedFileAllowsCompatModeSilently) {
 TEST(GdsCufileCheck, ForcedCompatModeIsCriticalWithItsLine) {
   auto f =
       judged("{\n  // \"force_compat_mode\": false\n  \"properties\": {\n    \"force_compat_mode\": true\n  }\n}\n");
-  const Finding* c = find(f, "compat");
+  const Finding* c = find_subject(f, "compat");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->status, Status::Critical);
   EXPECT_EQ(c->evidence[0], "/etc/cufile.json:4: \"force_compat_mode\": true");
@@ -55,16 +53,16 @@ TEST(GdsCufileCheck, ForcedCompatModeIsCriticalWithItsLine) {
 TEST(GdsCufileCheck, SettingsThatHalfEnableOrDenyAreWarnings) {
   auto f = judged(R"({"properties": {"use_pci_p2pdma": true, "allow_compat_mode": false},
                       "denylist": {"filesystems": ["lustre"]}})");
-  EXPECT_EQ(find(f, "compat")->status, Status::Ok);
-  EXPECT_NE(find(f, "compat")->summary.find("fails instead of falling back"), std::string::npos);
-  EXPECT_EQ(find(f, "p2pdma")->status, Status::Warning);
-  EXPECT_EQ(find(f, "denylist")->status, Status::Warning);
-  EXPECT_NE(find(f, "denylist")->summary.find("filesystems: lustre"), std::string::npos);
+  EXPECT_EQ(find_subject(f, "compat")->status, Status::Ok);
+  EXPECT_NE(find_subject(f, "compat")->summary.find("fails instead of falling back"), std::string::npos);
+  EXPECT_EQ(find_subject(f, "p2pdma")->status, Status::Warning);
+  EXPECT_EQ(find_subject(f, "denylist")->status, Status::Warning);
+  EXPECT_NE(find_subject(f, "denylist")->summary.find("filesystems: lustre"), std::string::npos);
   auto routes = judged(R"({"block": {"nvme": {"use_pci_p2pdma": true}}})");
-  EXPECT_EQ(find(routes, "p2pdma")->status, Status::Warning);
+  EXPECT_EQ(find_subject(routes, "p2pdma")->status, Status::Warning);
   auto both = judged(R"({"properties": {"use_pci_p2pdma": true}, "block": {"nvme": {"use_pci_p2pdma": true}}})");
-  EXPECT_EQ(find(both, "p2pdma")->status, Status::Ok);
-  EXPECT_EQ(find(judged(R"({"properties": {"force_compat_mode": "no"}})"), "types")->status, Status::Warning);
+  EXPECT_EQ(find_subject(both, "p2pdma")->status, Status::Ok);
+  EXPECT_EQ(find_subject(judged(R"({"properties": {"force_compat_mode": "no"}})"), "types")->status, Status::Warning);
 }
 
 TEST(GdsCufileCheck, AFileThatIsNotJsonMeansDefaults) {

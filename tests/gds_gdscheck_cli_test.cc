@@ -32,7 +32,7 @@ json subject(const std::vector<json>& findings, const std::string& s) {
   return json();
 }
 
-bool has(const json& text, const std::string& part) {
+bool json_text_has(const json& text, const std::string& part) {
   return text.get<std::string>().find(part) != std::string::npos;
 }
 
@@ -71,7 +71,8 @@ TEST(GdsGdscheckCli, AnotherMachinesOutputDiffersFactByFact) {
   json version = subject(f, "nvidia-fs version");
   ASSERT_FALSE(version.is_null()) << j.dump(1);
   EXPECT_EQ(version["status"], "WARNING");
-  EXPECT_TRUE(has(version["summary"], "gdscheck saw nvidia-fs 2.27, the files show 2.26.6")) << version["summary"];
+  EXPECT_TRUE(json_text_has(version["summary"], "gdscheck saw nvidia-fs 2.27, the files show 2.26.6"))
+      << version["summary"];
   for (const char* transport : {"NVMe", "NVMeOF", "DDN EXAScaler"}) {
     json t = subject(f, transport);
     ASSERT_FALSE(t.is_null()) << transport << j.dump(1);
@@ -79,7 +80,8 @@ TEST(GdsGdscheckCli, AnotherMachinesOutputDiffersFactByFact) {
   }
   json compat = subject(f, "allow_compat_mode");
   ASSERT_FALSE(compat.is_null());
-  EXPECT_TRUE(has(compat["summary"], "gdscheck ran with allow_compat_mode false, but /etc/cufile.json sets it true"))
+  EXPECT_TRUE(
+      json_text_has(compat["summary"], "gdscheck ran with allow_compat_mode false, but /etc/cufile.json sets it true"))
       << compat["summary"];
   for (const auto& x : f) EXPECT_NE(x["status"], "CRITICAL") << x.dump();
 

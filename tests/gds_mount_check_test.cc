@@ -2,10 +2,13 @@
 #include <gtest/gtest.h>
 
 #include "checks/gds_checks.h"
+#include "node_checks.h"
 #include "recorded_fixtures.h"
 
 namespace gdrcheck {
 namespace {
+
+using testing::find_subject;
 
 BlockDevice nvme(const std::string& name, const std::string& transport = "pcie") {
   BlockDevice d;
@@ -33,12 +36,6 @@ GdsState with_mounts(const std::string& table) {
   return g;
 }
 
-const Finding* of(const std::vector<Finding>& fs, const std::string& subject) {
-  for (const auto& f : fs)
-    if (f.subject == subject) return &f;
-  return nullptr;
-}
-
 TEST(GdsMountCheck, XfsOnNvmeAndMdRaid0OfNvmeGoDirect) {
   GdsState g = with_mounts("/dev/nvme0n1 /data xfs rw 0 0\n/dev/md0 /raid ext4 rw,data=ordered 0 0\n");
   g.block_stacks["/dev/nvme0n1"] = nvme("nvme0n1");
@@ -46,11 +43,11 @@ TEST(GdsMountCheck, XfsOnNvmeAndMdRaid0OfNvmeGoDirect) {
   md.level = "raid0";
   g.block_stacks["/dev/md0"] = md;
   auto f = check_gds_mounts(g, std::nullopt);
-  ASSERT_NE(of(f, "/data"), nullptr);
-  EXPECT_EQ(of(f, "/data")->status, Status::Ok) << of(f, "/data")->summary;
-  EXPECT_NE(of(f, "/data")->summary.find("NVMe namespace over PCIe, 0000:5e:00.0"), std::string::npos);
-  ASSERT_NE(of(f, "/raid"), nullptr);
-  EXPECT_EQ(of(f, "/raid")->status, Status::Ok) << of(f, "/raid")->summary;
+  ASSERT_NE(find_subject(f, "/data"), nullptr);
+  EXPECT_EQ(find_subject(f, "/data")->status, Status::Ok) << find_subject(f, "/data")->summary;
+  EXPECT_NE(find_subject(f, "/data")->summary.find("NVMe namespace over PCIe, 0000:5e:00.0"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/raid"), nullptr);
+  EXPECT_EQ(find_subject(f, "/raid")->status, Status::Ok) << find_subject(f, "/raid")->summary;
 }
 
 TEST(GdsMountCheck, Ext4WithoutExplicitOrderedLvmAndRaid1BreakTheDirectPath) {
@@ -68,17 +65,17 @@ TEST(GdsMountCheck, Ext4WithoutExplicitOrderedLvmAndRaid1BreakTheDirectPath) {
   md.level = "raid1";
   g.block_stacks["/dev/md1"] = md;
   auto f = check_gds_mounts(g, std::nullopt);
-  ASSERT_NE(of(f, "/scratch"), nullptr);
-  EXPECT_EQ(of(f, "/scratch")->status, Status::Warning);
-  EXPECT_NE(of(f, "/scratch")->summary.find("without data=ordered"), std::string::npos);
-  EXPECT_NE(of(f, "/scratch")->fix.find("data=ordered"), std::string::npos);
-  EXPECT_EQ(of(f, "/wb")->status, Status::Warning);
-  EXPECT_NE(of(f, "/wb")->summary.find("data=writeback"), std::string::npos);
-  ASSERT_NE(of(f, "/lv"), nullptr);
-  EXPECT_EQ(of(f, "/lv")->status, Status::Warning);
-  EXPECT_NE(of(f, "/lv")->summary.find("LVM logical volume"), std::string::npos);
-  ASSERT_NE(of(f, "/mirror"), nullptr);
-  EXPECT_NE(of(f, "/mirror")->summary.find("md raid1"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/scratch"), nullptr);
+  EXPECT_EQ(find_subject(f, "/scratch")->status, Status::Warning);
+  EXPECT_NE(find_subject(f, "/scratch")->summary.find("without data=ordered"), std::string::npos);
+  EXPECT_NE(find_subject(f, "/scratch")->fix.find("data=ordered"), std::string::npos);
+  EXPECT_EQ(find_subject(f, "/wb")->status, Status::Warning);
+  EXPECT_NE(find_subject(f, "/wb")->summary.find("data=writeback"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/lv"), nullptr);
+  EXPECT_EQ(find_subject(f, "/lv")->status, Status::Warning);
+  EXPECT_NE(find_subject(f, "/lv")->summary.find("LVM logical volume"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/mirror"), nullptr);
+  EXPECT_NE(find_subject(f, "/mirror")->summary.find("md raid1"), std::string::npos);
 }
 
 TEST(GdsMountCheck, NetworkFileSystemsNeedTheirRoute) {
@@ -89,15 +86,15 @@ TEST(GdsMountCheck, NetworkFileSystemsNeedTheirRoute) {
       "srv:/proj /proj nfs rw,proto=tcp 0 0\n"
       "weka /mnt/weka wekafs rw 0 0\n");
   auto f = check_gds_mounts(g, std::nullopt);
-  EXPECT_EQ(of(f, "/lustre")->status, Status::Ok);  // lnet registered
-  ASSERT_NE(of(f, "/nfsrdma"), nullptr);
-  EXPECT_EQ(of(f, "/nfsrdma")->status, Status::Warning);  // rpcrdma did not register
-  EXPECT_NE(of(f, "/nfsrdma")->summary.find("rpcrdma did not register"), std::string::npos);
-  EXPECT_EQ(of(f, "/mnt/weka")->status, Status::Warning);  // no peermem, no dmabuf
+  EXPECT_EQ(find_subject(f, "/lustre")->status, Status::Ok);  // lnet registered
+  ASSERT_NE(find_subject(f, "/nfsrdma"), nullptr);
+  EXPECT_EQ(find_subject(f, "/nfsrdma")->status, Status::Warning);  // rpcrdma did not register
+  EXPECT_NE(find_subject(f, "/nfsrdma")->summary.find("rpcrdma did not register"), std::string::npos);
+  EXPECT_EQ(find_subject(f, "/mnt/weka")->status, Status::Warning);  // no peermem, no dmabuf
   CufileConfig c = parse_cufile_config(R"({"properties": {"rdma_peer_type": "dmabuf"}})", "/etc/cufile.json");
-  EXPECT_EQ(of(check_gds_mounts(g, c), "/mnt/weka")->status, Status::Ok);
+  EXPECT_EQ(find_subject(check_gds_mounts(g, c), "/mnt/weka")->status, Status::Ok);
   // NFS over TCP and the system's /home are listed, not warned about.
-  const Finding* others = of(f, "other mounts");
+  const Finding* others = find_subject(f, "other mounts");
   ASSERT_NE(others, nullptr);
   EXPECT_EQ(others->status, Status::Ok);
   EXPECT_NE(others->summary.find("/home (nfs4)"), std::string::npos);
@@ -177,24 +174,24 @@ TEST(GdsMountCheck, RealPostedTables) {
   md.level = "raid0";
   g.block_stacks["/dev/md0"] = md;
   auto f = check_gds_mounts(g, std::nullopt);
-  ASSERT_NE(of(f, "/raid"), nullptr);
-  EXPECT_EQ(of(f, "/raid")->status, Status::Warning);  // ext4, data=ordered not stated
-  EXPECT_NE(of(f, "/raid")->evidence[0].find("/proc/mounts line 2: /dev/md0 /raid ext4"), std::string::npos);
-  EXPECT_NE(of(f, "other mounts")->summary.find("/home (nfs4)"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/raid"), nullptr);
+  EXPECT_EQ(find_subject(f, "/raid")->status, Status::Warning);  // ext4, data=ordered not stated
+  EXPECT_NE(find_subject(f, "/raid")->evidence[0].find("/proc/mounts line 2: /dev/md0 /raid ext4"), std::string::npos);
+  EXPECT_NE(find_subject(f, "other mounts")->summary.find("/home (nfs4)"), std::string::npos);
 
   g = with_mounts(testing::read_test_data("gds/mounts/nfs4-rdma-proxmox-eseries-blog.mounts"));
   g.backends->push_back({"rpcrdma", "2.17.5"});
   f = check_gds_mounts(g, std::nullopt);
-  ASSERT_NE(of(f, "/mnt/r1_4096_128"), nullptr);
-  EXPECT_EQ(of(f, "/mnt/r1_4096_128")->status, Status::Ok);
-  EXPECT_NE(of(f, "/mnt/r1_4096_128")->summary.find("NFS over RDMA"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/mnt/r1_4096_128"), nullptr);
+  EXPECT_EQ(find_subject(f, "/mnt/r1_4096_128")->status, Status::Ok);
+  EXPECT_NE(find_subject(f, "/mnt/r1_4096_128")->summary.find("NFS over RDMA"), std::string::npos);
 
   g = with_mounts(testing::read_test_data("gds/mounts/fixture-wekafs-container-name.mounts"));
   g.peermem_loaded = true;
   f = check_gds_mounts(g, std::nullopt);
-  ASSERT_NE(of(f, "/mnt/weka"), nullptr);
-  EXPECT_EQ(of(f, "/mnt/weka")->status, Status::Ok);
-  EXPECT_NE(of(f, "other mounts")->summary.find("/run/weka-fs-mounts/"), std::string::npos);
+  ASSERT_NE(find_subject(f, "/mnt/weka"), nullptr);
+  EXPECT_EQ(find_subject(f, "/mnt/weka")->status, Status::Ok);
+  EXPECT_NE(find_subject(f, "other mounts")->summary.find("/run/weka-fs-mounts/"), std::string::npos);
 
   g = with_mounts(testing::read_test_data("gds/mounts/mount-output-gds-benchmarking-guide-nfs3-rdma.txt"));
   f = check_gds_mounts(g, std::nullopt);

@@ -14,17 +14,19 @@
 
 #include "run_binary.h"
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::run_gdrcheck;
+using testing::test_data;
 
-const std::string kData = GDRCHECK_TEST_DATA;
-const std::string kReplay = kData + "/gds/replay-nvfs-stats.sh";
+const std::string kReplay = test_data("gds/replay-nvfs-stats.sh");
 
 std::string stats_path(const std::string& name) {
-  return kData + "/gds/stats/" + name;
+  return test_data("gds/stats/" + name);
 }
 
 std::string read_text(const std::string& path) {

@@ -23,21 +23,21 @@ std::string stats_file(const std::string& name) {
 }
 
 // `text` with the first occurrence of `from` replaced by `to`.
-std::string with(std::string text, const std::string& from, const std::string& to) {
+std::string text_with(std::string text, const std::string& from, const std::string& to) {
   auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
   return text;
 }
 
-ProcessResult exited(int code) {
+ProcessResult process_exited(int code) {
   ProcessResult r;
   r.end = ProcessResult::End::Exited;
   r.exit_code = code;
   return r;
 }
 
-GdsWatchInput input(const std::string& before, const std::string& after, ProcessResult run = exited(0)) {
+GdsWatchInput watch_input(const std::string& before, const std::string& after, ProcessResult run = process_exited(0)) {
   GdsWatchInput in;
   in.command = {"gdsio", "-f", "/mnt/nvme/test", "-x", "0", "-I", "0"};
   in.run = run;
@@ -48,7 +48,7 @@ GdsWatchInput input(const std::string& before, const std::string& after, Process
   return in;
 }
 
-const Finding* finding(const GdsWatch& w, const std::string& subject) {
+const Finding* finding_about(const GdsWatch& w, const std::string& subject) {
   for (const auto& f : w.findings)
     if (f.subject == subject) return &f;
   return nullptr;
@@ -58,10 +58,10 @@ TEST(GdsWatch, ReadsAndWritesThatCompletedThroughNvidiaFsAreTheDirectPath) {
   // The busy NFS client of the benchmarking guide; before: the same file
   // with 1000 fewer reads (100 fewer MiB) and 10 fewer writes.
   std::string after = stats_file("gds-benchmarking-guide-nvfs-2.3.1-nfs-busy.txt");
-  std::string before = with(
-      with(with(after, "n=424436862 ok=424436734", "n=424435862 ok=424435734"), "readMiB=21518771", "readMiB=21518671"),
-      "n=309770912 ok=309770912", "n=309770902 ok=309770902");
-  GdsWatch w = judge_gds_watch(input(before, after));
+  std::string before = text_with(text_with(text_with(after, "n=424436862 ok=424436734", "n=424435862 ok=424435734"),
+                                           "readMiB=21518771", "readMiB=21518671"),
+                                 "n=309770912 ok=309770912", "n=309770902 ok=309770902");
+  GdsWatch w = judge_gds_watch(watch_input(before, after));
   ASSERT_EQ(w.findings.size(), 1u);
   const Finding& f = w.findings[0];
   EXPECT_EQ(f.check, "gds.watch");
@@ -86,8 +86,8 @@ TEST(GdsWatch, CrossRootPortTrafficIsNotedAsTheSlowerPath) {
   // The Lustre example of the troubleshooting guide: one write of less
   // than a MiB, 100% of it across root ports; before: no write yet.
   std::string after = stats_file("gds-troubleshooting-nvfs-2.7.47-lustre-one-write.txt");
-  std::string before = with(after, "Writes : n=1 ok=1", "Writes : n=0 ok=0");
-  GdsWatch w = judge_gds_watch(input(before, after));
+  std::string before = text_with(after, "Writes : n=1 ok=1", "Writes : n=0 ok=0");
+  GdsWatch w = judge_gds_watch(watch_input(before, after));
   ASSERT_EQ(w.findings.size(), 1u);
   EXPECT_EQ(w.findings[0].status, Status::Ok);
   EXPECT_NE(w.findings[0].summary.find("0 MiB read, less than 1 MiB written"), std::string::npos)
@@ -100,7 +100,7 @@ TEST(GdsWatch, NothingThroughNvidiaFsIsAWarningThatSaysWhatItCanMean) {
   // Issue #46's counters read twice: the command moved nothing through
   // nvidia-fs.
   std::string stats = stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt");
-  GdsWatch w = judge_gds_watch(input(stats, stats));
+  GdsWatch w = judge_gds_watch(watch_input(stats, stats));
   ASSERT_EQ(w.findings.size(), 1u);
   const Finding& f = w.findings[0];
   EXPECT_EQ(f.status, Status::Warning);  // never CRITICAL: the counters cannot tell compat from no I/O
@@ -115,9 +115,9 @@ TEST(GdsWatch, BuffersMappedButNoIoIsNamed) {
   // Issue #46: cuFile mapped a GPU buffer (Mmap and Bar1-map 1) and no
   // read or write went through nvidia-fs; before: nothing mapped yet.
   std::string after = stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt");
-  std::string before = with(with(after, "n=1 ok=1 err=0 munmap=1", "n=0 ok=0 err=0 munmap=0"), "n=1 ok=1 err=0 free=1",
-                            "n=0 ok=0 err=0 free=0");
-  GdsWatch w = judge_gds_watch(input(before, after));
+  std::string before = text_with(text_with(after, "n=1 ok=1 err=0 munmap=1", "n=0 ok=0 err=0 munmap=0"),
+                                 "n=1 ok=1 err=0 free=1", "n=0 ok=0 err=0 free=0");
+  GdsWatch w = judge_gds_watch(watch_input(before, after));
   ASSERT_EQ(w.findings.size(), 1u);
   EXPECT_EQ(w.findings[0].status, Status::Warning);
   EXPECT_NE(w.findings[0].summary.find("mapped GPU memory through nvidia-fs (Bar1-map +1)"), std::string::npos)
@@ -128,9 +128,9 @@ TEST(GdsWatch, CountersOffAreUnknownWithTheParameterToSet) {
   // Stelline: IO stats disabled; gdsio wrote 5 GiB and only Mmap and
   // Bar1-map show it; before: nothing mapped.
   std::string after = stats_file("stelline-nvfs-2.25.7-after-gdsio-write.txt");
-  std::string before = with(with(after, "n=1 ok=1 err=0 munmap=2", "n=0 ok=0 err=0 munmap=1"), "n=1 ok=1 err=0 free=1",
-                            "n=0 ok=0 err=0 free=0");
-  GdsWatchInput in = input(before, after);
+  std::string before = text_with(text_with(after, "n=1 ok=1 err=0 munmap=2", "n=0 ok=0 err=0 munmap=1"),
+                                 "n=1 ok=1 err=0 free=1", "n=0 ok=0 err=0 free=0");
+  GdsWatchInput in = watch_input(before, after);
   in.rw_stats_enabled.value = "0";
   GdsWatch w = judge_gds_watch(in);
   ASSERT_EQ(w.findings.size(), 1u);
@@ -145,13 +145,13 @@ TEST(GdsWatch, CountersOffAreUnknownWithTheParameterToSet) {
 TEST(GdsWatch, ErrorCountersThatRoseAreNamed) {
   // The Spectrum Scale example: 237 write completions failed; before: none.
   std::string after = stats_file("gds-troubleshooting-nvfs-2.7.49-spectrum-scale.txt");
-  std::string before = with(after, "io_state_err=237", "io_state_err=0");
-  GdsWatch w = judge_gds_watch(input(before, after));
-  const Finding* e = finding(w, "errors");
+  std::string before = text_with(after, "io_state_err=237", "io_state_err=0");
+  GdsWatch w = judge_gds_watch(watch_input(before, after));
+  const Finding* e = finding_about(w, "errors");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->status, Status::Warning);
   EXPECT_NE(e->summary.find("Writes io_state_err +237"), std::string::npos) << e->summary;
-  EXPECT_EQ(finding(w, "host")->status, Status::Unknown);  // IO stats were off
+  EXPECT_EQ(finding_about(w, "host")->status, Status::Unknown);  // IO stats were off
 }
 
 TEST(GdsWatch, AllSubmittedIoFailingWhileTheCommandFailedIsCritical) {
@@ -159,37 +159,37 @@ TEST(GdsWatch, AllSubmittedIoFailingWhileTheCommandFailedIsCritical) {
   // none completed, 4 failed, and the command exited 1.
   std::string before = stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt");
   std::string after =
-      with(before, "n=0 ok=0 err=0 readMiB=0 io_state_err=0", "n=4 ok=0 err=4 readMiB=0 io_state_err=4");
-  GdsWatch w = judge_gds_watch(input(before, after, exited(1)));
-  EXPECT_EQ(finding(w, "command")->status, Status::Warning);
-  EXPECT_NE(finding(w, "command")->summary.find("exit status 1"), std::string::npos);
-  EXPECT_EQ(finding(w, "host")->status, Status::Warning);
-  EXPECT_NE(finding(w, "host")->summary.find("4 were submitted and none completed"), std::string::npos);
-  const Finding* e = finding(w, "errors");
+      text_with(before, "n=0 ok=0 err=0 readMiB=0 io_state_err=0", "n=4 ok=0 err=4 readMiB=0 io_state_err=4");
+  GdsWatch w = judge_gds_watch(watch_input(before, after, process_exited(1)));
+  EXPECT_EQ(finding_about(w, "command")->status, Status::Warning);
+  EXPECT_NE(finding_about(w, "command")->summary.find("exit status 1"), std::string::npos);
+  EXPECT_EQ(finding_about(w, "host")->status, Status::Warning);
+  EXPECT_NE(finding_about(w, "host")->summary.find("4 were submitted and none completed"), std::string::npos);
+  const Finding* e = finding_about(w, "errors");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->status, Status::Critical);
   EXPECT_NE(e->summary.find("Reads err +4, Reads io_state_err +4"), std::string::npos) << e->summary;
   // The same errors with a command that succeeded: a warning only.
-  w = judge_gds_watch(input(before, after));
-  EXPECT_EQ(finding(w, "errors")->status, Status::Warning);
+  w = judge_gds_watch(watch_input(before, after));
+  EXPECT_EQ(finding_about(w, "errors")->status, Status::Warning);
 }
 
 TEST(GdsWatch, CountersThatWentDownOrAReloadProveNothing) {
   std::string busy = stats_file("gds-benchmarking-guide-nvfs-2.3.1-nfs-busy.txt");
-  std::string reset = with(busy, "n=424436862 ok=424436734", "n=0 ok=0");
-  GdsWatch w = judge_gds_watch(input(busy, reset));
+  std::string reset = text_with(busy, "n=424436862 ok=424436734", "n=0 ok=0");
+  GdsWatch w = judge_gds_watch(watch_input(busy, reset));
   ASSERT_EQ(w.findings.size(), 1u);
   EXPECT_EQ(w.findings[0].status, Status::Unknown);
   EXPECT_NE(w.findings[0].summary.find("went down"), std::string::npos);
   EXPECT_NE(w.findings[0].evidence[0].find("Reads n 424436862 -> 0"), std::string::npos);
   w = judge_gds_watch(
-      input(stats_file("issue31-nvfs-2.17.5-idle.txt"), stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt")));
+      watch_input(stats_file("issue31-nvfs-2.17.5-idle.txt"), stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt")));
   EXPECT_NE(w.findings.at(0).summary.find("reloaded"), std::string::npos);
   EXPECT_EQ(w.findings[0].status, Status::Unknown);
 }
 
 TEST(GdsWatch, EvidenceMissingIsUnknown) {
-  GdsWatchInput in = input("", "");
+  GdsWatchInput in = watch_input("", "");
   in.before.stats.reset();
   in.before.problem = "/proc/driver/nvidia-fs/stats: not found";
   in.nvidia_fs_loaded = false;
@@ -202,7 +202,7 @@ TEST(GdsWatch, EvidenceMissingIsUnknown) {
   w = judge_gds_watch(in);
   EXPECT_NE(w.findings.at(0).summary.find("could not be read before the command: "), std::string::npos);
   // A file that is not nvidia-fs's statistics.
-  w = judge_gds_watch(input("hello\n", "hello\n"));
+  w = judge_gds_watch(watch_input("hello\n", "hello\n"));
   EXPECT_EQ(w.findings.at(0).status, Status::Unknown);
   EXPECT_NE(w.findings[0].summary.find("not nvidia-fs statistics"), std::string::npos);
 }
@@ -212,7 +212,7 @@ TEST(GdsWatch, ACommandThatDidNotStartMeasuresNothing) {
   r.end = ProcessResult::End::NotStarted;
   r.start_error = "no-such-tool: not found in PATH";
   std::string stats = stats_file("issue31-nvfs-2.17.5-idle.txt");
-  GdsWatch w = judge_gds_watch(input(stats, stats, r));
+  GdsWatch w = judge_gds_watch(watch_input(stats, stats, r));
   ASSERT_EQ(w.findings.size(), 1u);
   EXPECT_EQ(w.findings[0].subject, "command");
   EXPECT_EQ(w.findings[0].status, Status::Unknown);
@@ -221,7 +221,7 @@ TEST(GdsWatch, ACommandThatDidNotStartMeasuresNothing) {
 
 TEST(GdsWatch, HostileCommandAndDataAreEscaped) {
   std::string stats = stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt");
-  GdsWatchInput in = input(stats, stats);
+  GdsWatchInput in = watch_input(stats, stats);
   in.command = {"tool\x1b]0;pwn\x07", "a\nb"};
   GdsWatch w = judge_gds_watch(in);
   for (const auto& f : w.findings) {

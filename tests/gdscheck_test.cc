@@ -12,29 +12,26 @@
 #include <string>
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& name) {
+using testing::has_note;
+
+std::string gdscheck_text(const std::string& name) {
   return testing::read_test_data("gdscheck/" + name);
 }
 
-GdscheckReport load(const std::string& name) {
-  return parse_gdscheck(slurp(name));
+GdscheckReport load_gdscheck(const std::string& name) {
+  return parse_gdscheck(gdscheck_text(name));
 }
 
-bool has(const std::vector<std::string>& list, const std::string& item) {
+bool in_list(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-bool has_note(const GdscheckReport& r, const std::string& part) {
-  for (const auto& n : r.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
-}
-
-std::string config(const GdscheckReport& r, const std::string& key) {
+std::string config_value(const GdscheckReport& r, const std::string& key) {
   for (const auto& [k, v] : r.cufile_config)
     if (k == key) return v;
   return "<none>";
@@ -49,7 +46,7 @@ std::string driver(const GdscheckReport& r, const std::string& key) {
 // ---------------------------------------------------------- real outputs
 
 TEST(GdscheckReal, Gds10P1000Succeeded) {
-  GdscheckReport r = load("onizuka-gds-1.0.0.82-p1000.txt");
+  GdscheckReport r = load_gdscheck("onizuka-gds-1.0.0.82-p1000.txt");
   EXPECT_EQ(r.gds_version, "1.0.0.82");
   EXPECT_FALSE(r.beta);
   EXPECT_EQ(r.nvidia_fs_version, "2.7");
@@ -57,17 +54,17 @@ TEST(GdscheckReal, Gds10P1000Succeeded) {
   EXPECT_EQ(r.transports.size(), 10u);
   EXPECT_EQ(r.supported, std::vector<std::string>{"NVMe"});
   EXPECT_EQ(r.unsupported.size(), 9u);
-  EXPECT_TRUE(has(r.unsupported, "IBM Spectrum Scale"));
-  EXPECT_TRUE(has(r.unsupported, "Userspace RDMA"));
+  EXPECT_TRUE(in_list(r.unsupported, "IBM Spectrum Scale"));
+  EXPECT_TRUE(in_list(r.unsupported, "Userspace RDMA"));
   EXPECT_TRUE(r.compat_only.empty());
   EXPECT_EQ(r.peerdirect, true);
   EXPECT_EQ(driver(r, "rdma library"), "Not Loaded (libcufile_rdma.so)");
   EXPECT_EQ(driver(r, "rdma_device_status"), "Up: 0 Down: 0");
   EXPECT_EQ(r.compat_mode, true);  // properties.use_compat_mode : true
   EXPECT_FALSE(r.force_compat_mode.has_value());
-  EXPECT_EQ(config(r, "properties.max_direct_io_size_kb"), "16384");
-  EXPECT_EQ(config(r, "fs.lustre.posix_gds_min_kb"), "0");  // no space before the colon
-  EXPECT_EQ(config(r, "properties.posix_pool_slab_size_kb"), "4 1024 16384");
+  EXPECT_EQ(config_value(r, "properties.max_direct_io_size_kb"), "16384");
+  EXPECT_EQ(config_value(r, "fs.lustre.posix_gds_min_kb"), "0");  // no space before the colon
+  EXPECT_EQ(config_value(r, "properties.posix_pool_slab_size_kb"), "4 1024 16384");
   ASSERT_EQ(r.gpus.size(), 1u);
   EXPECT_EQ(r.gpus[0].index, 0);
   EXPECT_EQ(r.gpus[0].name, "Quadro P1000");
@@ -83,15 +80,15 @@ TEST(GdscheckReal, Gds10P1000Succeeded) {
 }
 
 TEST(GdscheckReal, BetaLayoutP400) {
-  GdscheckReport r = load("onizuka-beta-0.9.1.5-p400.txt");
+  GdscheckReport r = load_gdscheck("onizuka-beta-0.9.1.5-p400.txt");
   EXPECT_EQ(r.gds_version, "0.9.1.5");
   EXPECT_TRUE(r.beta);
   EXPECT_EQ(r.nvidia_fs_version, "2.4");
   EXPECT_EQ(r.libcufile_version, "2.3");
   EXPECT_EQ(r.transports.size(), 8u);
-  EXPECT_TRUE(has(r.supported, "NVMe"));
-  EXPECT_TRUE(has(r.unsupported, "USERSPACE RDMA"));
-  EXPECT_TRUE(has(r.unsupported, "LUSTRE"));
+  EXPECT_TRUE(in_list(r.supported, "NVMe"));
+  EXPECT_TRUE(in_list(r.unsupported, "USERSPACE RDMA"));
+  EXPECT_TRUE(in_list(r.unsupported, "LUSTRE"));
   EXPECT_EQ(r.peerdirect, true);    // "--MOFED peer direct  : enabled"
   EXPECT_EQ(r.compat_mode, false);  // "properties.use_compat_mode : 0"
   ASSERT_EQ(r.gpus.size(), 1u);
@@ -102,7 +99,7 @@ TEST(GdscheckReal, BetaLayoutP400) {
 }
 
 TEST(GdscheckReal, BetaLayoutK1200Failed) {
-  GdscheckReport r = load("onizuka-beta-0.9.1.5-k1200-failed.txt");
+  GdscheckReport r = load_gdscheck("onizuka-beta-0.9.1.5-k1200-failed.txt");
   ASSERT_EQ(r.gpus.size(), 1u);
   EXPECT_EQ(r.gpus[0].index, 0);
   EXPECT_EQ(r.gpus[0].name, "Quadro K1200");
@@ -110,28 +107,28 @@ TEST(GdscheckReal, BetaLayoutK1200Failed) {
   EXPECT_EQ(r.gpus[0].detail, "does not have supported architecture, has 5 requires >= 6");
   EXPECT_EQ(r.platform_verified, false);
   EXPECT_EQ(r.errors.size(), 4u);
-  EXPECT_TRUE(has(r.errors, "cufile initialization failed"));
-  EXPECT_TRUE(has(r.errors, "GPUDirect Storage not supported on current platform"));
+  EXPECT_TRUE(in_list(r.errors, "cufile initialization failed"));
+  EXPECT_TRUE(in_list(r.errors, "GPUDirect Storage not supported on current platform"));
   EXPECT_TRUE(r.iommu.empty());
 }
 
 TEST(GdscheckReal, Aikitoria15Gds116CompatTokensNoNvidiaFs) {
-  GdscheckReport r = load("aikitoria-15-gds-1.16.0-compat-tokens-cut.txt");
+  GdscheckReport r = load_gdscheck("aikitoria-15-gds-1.16.0-compat-tokens-cut.txt");
   EXPECT_EQ(r.gds_version, "1.16.0.49");
   EXPECT_EQ(r.nvidia_fs_version, "");
   EXPECT_EQ(r.nvidia_fs_min_version, "2.12");
   EXPECT_EQ(r.platform, "x86_64");
   EXPECT_EQ(r.transports.size(), 13u);
   EXPECT_EQ(r.compat_only.size(), 12u);
-  EXPECT_TRUE(has(r.compat_only, "NVMe"));
-  EXPECT_TRUE(has(r.compat_only, "VIRTIOFS"));
+  EXPECT_TRUE(in_list(r.compat_only, "NVMe"));
+  EXPECT_TRUE(in_list(r.compat_only, "VIRTIOFS"));
   EXPECT_TRUE(r.supported.empty());
   EXPECT_EQ(r.unsupported, std::vector<std::string>{"Userspace RDMA"});
   EXPECT_EQ(r.peerdirect, false);
   EXPECT_EQ(r.use_pci_p2pdma, false);
   EXPECT_EQ(r.compat_mode, true);
   EXPECT_EQ(r.force_compat_mode, false);
-  EXPECT_EQ(config(r, "properties.per_buffer_cache_size_kb"), "1024");
+  EXPECT_EQ(config_value(r, "properties.per_buffer_cache_size_kb"), "1024");
   EXPECT_FALSE(r.platform_verified.has_value());
   EXPECT_TRUE(has_note(r, "nvidia-fs module is probably not loaded"));
   EXPECT_TRUE(has_note(r, "compat-only"));
@@ -139,7 +136,7 @@ TEST(GdscheckReal, Aikitoria15Gds116CompatTokensNoNvidiaFs) {
 }
 
 TEST(GdscheckReal, GdsNvidiaFs75Gds114H200Cut) {
-  GdscheckReport r = load("gds-nvidia-fs-75-gds-1.14-h200-cut.txt");
+  GdscheckReport r = load_gdscheck("gds-nvidia-fs-75-gds-1.14-h200-cut.txt");
   EXPECT_EQ(r.gds_version, "1.14.0.30");  // first line pasted without its leading space
   EXPECT_EQ(r.nvidia_fs_version, "2.27");
   EXPECT_EQ(r.libcufile_version, "2.12");
@@ -151,7 +148,7 @@ TEST(GdscheckReal, GdsNvidiaFs75Gds114H200Cut) {
 }
 
 TEST(GdscheckReal, GdsNvidiaFs77Gds1161EnvironmentSection) {
-  GdscheckReport r = load("gds-nvidia-fs-77-gds-1.16.1-trace-env-cut.txt");
+  GdscheckReport r = load_gdscheck("gds-nvidia-fs-77-gds-1.16.1-trace-env-cut.txt");
   EXPECT_EQ(r.gds_version, "1.16.1.26");
   EXPECT_EQ(r.nvidia_fs_version, "2.27");
   EXPECT_EQ(r.nvidia_fs_min_version, "2.12");
@@ -160,15 +157,15 @@ TEST(GdscheckReal, GdsNvidiaFs77Gds1161EnvironmentSection) {
   EXPECT_EQ(r.transports.size(), 13u);
   EXPECT_EQ(r.unsupported.size(), 13u);
   EXPECT_EQ(r.compat_mode, false);
-  EXPECT_EQ(config(r, "properties.use_poll_mode"), "true");
+  EXPECT_EQ(config_value(r, "properties.use_poll_mode"), "true");
   EXPECT_EQ(r.peerdirect, false);
 }
 
 TEST(GdscheckReal, GdsNvidiaFs8MarkdownFlattened) {
-  GdscheckReport r = load("gds-nvidia-fs-8-markdown-flattened-cut.txt");
+  GdscheckReport r = load_gdscheck("gds-nvidia-fs-8-markdown-flattened-cut.txt");
   EXPECT_EQ(r.gds_version, "");
   EXPECT_EQ(r.transports.size(), 11u);
-  EXPECT_TRUE(has(r.unsupported, "BeeGFS"));
+  EXPECT_TRUE(in_list(r.unsupported, "BeeGFS"));
   EXPECT_EQ(r.peerdirect, false);
   EXPECT_EQ(driver(r, "rdma devices"), "Not configured");
   EXPECT_EQ(r.compat_mode, true);
@@ -181,15 +178,15 @@ TEST(GdscheckReal, EveryRealFileIsDetected) {
        {"onizuka-gds-1.0.0.82-p1000.txt", "onizuka-beta-0.9.1.5-p400.txt", "onizuka-beta-0.9.1.5-k1200-failed.txt",
         "aikitoria-15-gds-1.16.0-compat-tokens-cut.txt", "gds-nvidia-fs-75-gds-1.14-h200-cut.txt",
         "gds-nvidia-fs-77-gds-1.16.1-trace-env-cut.txt", "gds-nvidia-fs-8-markdown-flattened-cut.txt"})
-    EXPECT_TRUE(looks_like_gdscheck(slurp(name))) << name;
+    EXPECT_TRUE(looks_like_gdscheck(gdscheck_text(name))) << name;
 }
 
 // ---------------------------------------------------- synthetic outputs
 
 TEST(GdscheckSynthetic, Gds113LayoutWithPerGpuIommuAndAcs) {
-  GdscheckReport r = load("synthetic-gds-1.13-layout-p2pdma-iommu-on.txt");
-  EXPECT_TRUE(has(r.supported, "NVMe P2PDMA"));
-  EXPECT_TRUE(has(r.supported, "DDN EXAScaler"));
+  GdscheckReport r = load_gdscheck("synthetic-gds-1.13-layout-p2pdma-iommu-on.txt");
+  EXPECT_TRUE(in_list(r.supported, "NVMe P2PDMA"));
+  EXPECT_TRUE(in_list(r.supported, "DDN EXAScaler"));
   EXPECT_EQ(r.use_pci_p2pdma, true);
   ASSERT_EQ(r.gpus.size(), 2u);
   EXPECT_EQ(r.gpus[1].name, "NVIDIA A100-SXM4-80GB");
@@ -201,14 +198,14 @@ TEST(GdscheckSynthetic, Gds113LayoutWithPerGpuIommuAndAcs) {
   EXPECT_EQ(r.cuda_driver_version, "12040");
   EXPECT_EQ(r.platform, "ProLiant XL675d Gen10 Plus, Arch: x86_64(Linux 6.5.0-35-generic)");
   EXPECT_EQ(r.environment.size(), 1u);
-  EXPECT_EQ(config(r, "execution.max_io_threads"), "4");
+  EXPECT_EQ(config_value(r, "execution.max_io_threads"), "4");
 }
 
 TEST(GdscheckSynthetic, Gds116RouteTokens) {
-  GdscheckReport r = load("synthetic-gds-1.16-route-tokens.txt");
-  EXPECT_TRUE(has(r.supported, "NVMe"));                // nvfs, p2pdma, compat
-  EXPECT_TRUE(has(r.supported, "WekaFS"));              // nvidia_peermem, compat
-  EXPECT_TRUE(has(r.supported, "IBM Spectrum Scale"));  // dmabuf
+  GdscheckReport r = load_gdscheck("synthetic-gds-1.16-route-tokens.txt");
+  EXPECT_TRUE(in_list(r.supported, "NVMe"));                // nvfs, p2pdma, compat
+  EXPECT_TRUE(in_list(r.supported, "WekaFS"));              // nvidia_peermem, compat
+  EXPECT_TRUE(in_list(r.supported, "IBM Spectrum Scale"));  // dmabuf
   EXPECT_EQ(r.compat_only, std::vector<std::string>{"SCSI"});
   EXPECT_EQ(r.unsupported, std::vector<std::string>{"VIRTIOFS"});
   EXPECT_EQ(r.compat_mode, false);  // properties.allow_compat_mode

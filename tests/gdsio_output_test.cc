@@ -15,15 +15,15 @@
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& name) {
+std::string gdsio_text(const std::string& name) {
   return testing::read_test_data("gds/gdsio/" + name);
 }
 
-const std::vector<std::string> kRealFiles = {
+const std::vector<std::string> kRealOutputs = {
     "onizuka-beta-0.9-result.txt",      "onizuka-gds-1.0-p1000-12-runs.txt",       "onizuka-gds-1.1-vm-p400.txt",
     "keichi-gds-1.15-rocky-3-runs.txt", "gds-nvidia-fs-30-vast-nfs-fragments.txt", "gds-nvidia-fs-57-io-failed.txt"};
 
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> output_lines(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -43,7 +43,7 @@ std::string joined(const std::vector<std::string>& lines, const std::string& eol
 
 // Every run of spaces and tabs becomes one space, as chat and issue
 // trackers do.
-std::string collapsed(const std::string& text) {
+std::string blanks_collapsed(const std::string& text) {
   std::string out;
   bool space = false;
   for (char c : text) {
@@ -59,7 +59,7 @@ std::string collapsed(const std::string& text) {
 }
 
 std::string prefixed(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> ls = lines_of(text);
+  std::vector<std::string> ls = output_lines(text);
   for (auto& l : ls) l = prefix + l;
   return joined(ls);
 }
@@ -67,7 +67,7 @@ std::string prefixed(const std::string& text, const std::string& prefix) {
 // ---------------------------------------------------------- real outputs
 
 TEST(GdsioReal, OnizukaBetaTwelveRunsWithCommands) {
-  GdsioReport r = parse_gdsio_output(slurp("onizuka-beta-0.9-result.txt"));
+  GdsioReport r = parse_gdsio_output(gdsio_text("onizuka-beta-0.9-result.txt"));
   ASSERT_EQ(r.runs.size(), 12u);
   EXPECT_EQ(r.commands, 12u);  // gdsio_verify is not gdsio
   EXPECT_TRUE(r.errors.empty());
@@ -107,7 +107,7 @@ TEST(GdsioReal, OnizukaBetaTwelveRunsWithCommands) {
 }
 
 TEST(GdsioReal, OnizukaGds10SectionElevenTwelveRuns) {
-  GdsioReport r = parse_gdsio_output(slurp("onizuka-gds-1.0-p1000-12-runs.txt"));
+  GdsioReport r = parse_gdsio_output(gdsio_text("onizuka-gds-1.0-p1000-12-runs.txt"));
   ASSERT_EQ(r.runs.size(), 12u);
   EXPECT_EQ(r.runs[0].io_type, "WRITE");
   EXPECT_EQ(r.runs[0].xfer_type, "CPUONLY");
@@ -126,7 +126,7 @@ TEST(GdsioReal, OnizukaGds10SectionElevenTwelveRuns) {
 }
 
 TEST(GdsioReal, OnizukaGds11VmGpudAndCpuGpu) {
-  GdsioReport r = parse_gdsio_output(slurp("onizuka-gds-1.1-vm-p400.txt"));
+  GdsioReport r = parse_gdsio_output(gdsio_text("onizuka-gds-1.1-vm-p400.txt"));
   ASSERT_EQ(r.runs.size(), 2u);
   EXPECT_EQ(r.runs[0].line, 6u);
   EXPECT_EQ(r.runs[0].xfer_type, "GPUD");
@@ -141,7 +141,7 @@ TEST(GdsioReal, OnizukaGds11VmGpudAndCpuGpu) {
 }
 
 TEST(GdsioReal, KeichiGds115EightThreads) {
-  GdsioReport r = parse_gdsio_output(slurp("keichi-gds-1.15-rocky-3-runs.txt"));
+  GdsioReport r = parse_gdsio_output(gdsio_text("keichi-gds-1.15-rocky-3-runs.txt"));
   ASSERT_EQ(r.runs.size(), 3u);
   EXPECT_EQ(r.commands, 3u);
   for (const auto& run : r.runs) {
@@ -162,7 +162,7 @@ TEST(GdsioReal, KeichiGds115EightThreads) {
 
 // Only "Throughput: ..., Avg_Latency: ..." was pasted, after inline commands.
 TEST(GdsioReal, VastFragmentsTakeTheTransferTypeFromTheCommand) {
-  GdsioReport r = parse_gdsio_output(slurp("gds-nvidia-fs-30-vast-nfs-fragments.txt"));
+  GdsioReport r = parse_gdsio_output(gdsio_text("gds-nvidia-fs-30-vast-nfs-fragments.txt"));
   ASSERT_EQ(r.runs.size(), 3u);
   EXPECT_EQ(r.commands, 2u);  // "switching -X <xfer_type> 2" is prose, not a command
   EXPECT_EQ(r.runs[0].xfer_type, "GPUD");
@@ -181,7 +181,7 @@ TEST(GdsioReal, VastFragmentsTakeTheTransferTypeFromTheCommand) {
 }
 
 TEST(GdsioReal, IoFailedLinesAreErrors) {
-  GdsioReport r = parse_gdsio_output(slurp("gds-nvidia-fs-57-io-failed.txt"));
+  GdsioReport r = parse_gdsio_output(gdsio_text("gds-nvidia-fs-57-io-failed.txt"));
   EXPECT_TRUE(r.runs.empty());
   ASSERT_EQ(r.errors.size(), 4u);
   EXPECT_EQ(r.errors[0].line, 3u);
@@ -191,7 +191,7 @@ TEST(GdsioReal, IoFailedLinesAreErrors) {
 }
 
 TEST(GdsioReal, EveryRealFileIsDetected) {
-  for (const auto& name : kRealFiles) EXPECT_TRUE(looks_like_gdsio_output(slurp(name))) << name;
+  for (const auto& name : kRealOutputs) EXPECT_TRUE(looks_like_gdsio_output(gdsio_text(name))) << name;
 }
 
 // ------------------------------------------------------ mangled copies
@@ -210,19 +210,19 @@ void expect_same_runs(const GdsioReport& a, const GdsioReport& b, const std::str
 }
 
 TEST(GdsioMangled, CollapsedCrlfAndPrefixedReadTheSame) {
-  for (const auto& name : kRealFiles) {
-    std::string text = slurp(name);
+  for (const auto& name : kRealOutputs) {
+    std::string text = gdsio_text(name);
     GdsioReport original = parse_gdsio_output(text);
-    expect_same_runs(original, parse_gdsio_output(collapsed(text)), name + " collapsed");
-    expect_same_runs(original, parse_gdsio_output(joined(lines_of(text), "\r\n")), name + " CRLF");
+    expect_same_runs(original, parse_gdsio_output(blanks_collapsed(text)), name + " collapsed");
+    expect_same_runs(original, parse_gdsio_output(joined(output_lines(text), "\r\n")), name + " CRLF");
     expect_same_runs(original, parse_gdsio_output(prefixed(text, "[1,0]<stdout>: ")), name + " prefixed");
     expect_same_runs(original, parse_gdsio_output(prefixed(text, "> ")), name + " quoted");
-    EXPECT_TRUE(looks_like_gdsio_output(collapsed(joined(lines_of(text), "\r\n")))) << name;
+    EXPECT_TRUE(looks_like_gdsio_output(blanks_collapsed(joined(output_lines(text), "\r\n")))) << name;
   }
 }
 
 TEST(GdsioMangled, FirstAndLastLinesCut) {
-  std::vector<std::string> ls = lines_of(slurp("onizuka-gds-1.1-vm-p400.txt"));
+  std::vector<std::string> ls = output_lines(gdsio_text("onizuka-gds-1.1-vm-p400.txt"));
   // The GPUD result line loses its start, the CPU_GPU one its end.
   ls[5] = ls[5].substr(ls[5].find("(KiB) IOSize"));
   ls[10] = ls[10].substr(0, ls[10].find(" Throughput"));
@@ -239,7 +239,7 @@ TEST(GdsioMangled, FirstAndLastLinesCut) {
 }
 
 TEST(GdsioMangled, ResultWrappedOverTwoLines) {
-  std::string line = lines_of(slurp("keichi-gds-1.15-rocky-3-runs.txt"))[4];
+  std::string line = output_lines(gdsio_text("keichi-gds-1.15-rocky-3-runs.txt"))[4];
   std::size_t at = line.find("IOSize:");
   GdsioReport r = parse_gdsio_output(line.substr(0, at) + "\n" + line.substr(at) + "\n");
   ASSERT_EQ(r.runs.size(), 1u);

@@ -8,22 +8,17 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <sstream>
 
 #include "host/process.h"
 #include "recorded_fixtures.h"
+#include "test_files.h"
 
 namespace gdrcheck {
 namespace {
 
-const std::string kTools = std::string(GDRCHECK_DATA_DIR) + "/tools/";
+using testing::slurp;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+const std::string kTools = std::string(GDRCHECK_DATA_DIR) + "/tools/";
 
 std::string write_script(const std::string& dir, const std::string& name, const std::string& body) {
   std::string path = dir + "/" + name;
@@ -32,8 +27,9 @@ std::string write_script(const std::string& dir, const std::string& name, const 
   return path;
 }
 
-ProcessResult run(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
-                  const std::vector<std::string>& unset = {}) {
+ProcessResult run_with_env(const std::vector<std::string>& argv,
+                           const std::vector<std::pair<std::string, std::string>>& env,
+                           const std::vector<std::string>& unset = {}) {
   ProcessSpec spec = ProcessSpec::command(argv);
   spec.env_set = env;
   spec.env_unset = unset;
@@ -72,7 +68,7 @@ class SlurmHealthWrapper : public ::testing::Test {
     } else {
       env.push_back({"SLURMD_NODENAME", node});
     }
-    return run({kTools + "health/gdrcheck-slurm-health"}, env, unset);
+    return run_with_env({kTools + "health/gdrcheck-slurm-health"}, env, unset);
   }
   std::string calls() const { return slurp(calls_); }
 
@@ -154,7 +150,7 @@ ProcessResult nhc(const std::vector<std::string>& args, const std::string& timeo
                         "exit 0\n";
   std::vector<std::string> argv = {"bash", "-c", harness, "nhc"};
   argv.insert(argv.end(), args.begin(), args.end());
-  return run(argv, {});
+  return run_with_env(argv, {});
 }
 
 TEST(NhcCheck, HealthyNodePasses) {
@@ -201,11 +197,11 @@ TEST(NhcCheck, ATimeoutBeyondNhcsOwnIsAConfigurationError) {
 
 // The manifest as JSON documents (python3-yaml, a real YAML parser).
 std::vector<nlohmann::json> daemonset_documents() {
-  ProcessResult r = run({"python3", "-c",
-                         "import json, sys, yaml\n"
-                         "print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))\n",
-                         kTools + "kubernetes/gdrcheck-daemonset.yaml"},
-                        {});
+  ProcessResult r = run_with_env({"python3", "-c",
+                                  "import json, sys, yaml\n"
+                                  "print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))\n",
+                                  kTools + "kubernetes/gdrcheck-daemonset.yaml"},
+                                 {});
   EXPECT_TRUE(r.succeeded()) << r.describe() << r.err;
   nlohmann::json docs = nlohmann::json::parse(r.out, nullptr, false);
   if (!docs.is_array()) return {};
@@ -261,12 +257,12 @@ TEST(KubernetesDaemonSet, LabelsSayWhetherTheNodeIsGdrReady) {
   for (const Case& c : {Case{{}, "gdrcheck.io/status=ok\ngdrcheck.io/gdr-ready=true\n", 0},
                         Case{{"peermem-missing"}, "gdrcheck.io/status=critical\ngdrcheck.io/gdr-ready=false\n", 2}}) {
     std::string dir = testing::scratch_dir();
-    ProcessResult r = run({"sh", kTools + "kubernetes/gdrcheck-node-labels.sh"},
-                          {{"ONCE", "1"},
-                           {"GDRCHECK", GDRCHECK_BINARY},
-                           {"HOST_ROOT", testing::node_root("dgx-h100", c.variants)},
-                           {"FEATURES_DIR", dir + "/features.d"},
-                           {"REPORT_DIR", dir + "/reports"}});
+    ProcessResult r = run_with_env({"sh", kTools + "kubernetes/gdrcheck-node-labels.sh"},
+                                   {{"ONCE", "1"},
+                                    {"GDRCHECK", GDRCHECK_BINARY},
+                                    {"HOST_ROOT", testing::node_root("dgx-h100", c.variants)},
+                                    {"FEATURES_DIR", dir + "/features.d"},
+                                    {"REPORT_DIR", dir + "/reports"}});
     EXPECT_EQ(r.exit_code, c.exit_code) << r.describe() << r.err;
     EXPECT_EQ(slurp(dir + "/features.d/gdrcheck"), c.labels);
     nlohmann::json report = nlohmann::json::parse(slurp(dir + "/reports/node.json"), nullptr, false);
@@ -279,11 +275,11 @@ TEST(KubernetesDaemonSet, ARunWithoutAReportNeverLeavesAReadyLabel) {
   std::string features = dir + "/features.d";
   ::mkdir(features.c_str(), 0755);
   std::ofstream(features + "/gdrcheck") << "gdrcheck.io/status=ok\ngdrcheck.io/gdr-ready=true\n";
-  ProcessResult r = run({"sh", kTools + "kubernetes/gdrcheck-node-labels.sh"},
-                        {{"ONCE", "1"},
-                         {"GDRCHECK", write_script(dir, "crashes", "kill -SEGV $$\n")},
-                         {"FEATURES_DIR", features},
-                         {"REPORT_DIR", dir + "/reports"}});
+  ProcessResult r = run_with_env({"sh", kTools + "kubernetes/gdrcheck-node-labels.sh"},
+                                 {{"ONCE", "1"},
+                                  {"GDRCHECK", write_script(dir, "crashes", "kill -SEGV $$\n")},
+                                  {"FEATURES_DIR", features},
+                                  {"REPORT_DIR", dir + "/reports"}});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(slurp(features + "/gdrcheck"), "gdrcheck.io/status=unknown\ngdrcheck.io/gdr-ready=false\n");
 }
@@ -297,7 +293,7 @@ TEST(ShippedScripts, PassShellcheck) {
        std::vector<std::pair<std::string, std::string>>{{"sh", "health/gdrcheck-slurm-health"},
                                                         {"bash", "health/gdrcheck.nhc"},
                                                         {"sh", "kubernetes/gdrcheck-node-labels.sh"}}) {
-    ProcessResult r = run({"shellcheck", "-s", shell, kTools + script}, {});
+    ProcessResult r = run_with_env({"shellcheck", "-s", shell, kTools + script}, {});
     EXPECT_TRUE(r.succeeded()) << script << ":\n" << r.out;
   }
 }

@@ -17,10 +17,10 @@
 namespace gdrcheck {
 namespace {
 
-using Hosts = std::vector<std::string>;
+using HostNames = std::vector<std::string>;
 
 TEST(Hostfile, OneHostPerLineWithCommentsAndMpiSlots) {
-  EXPECT_EQ(parse_hostfile("# rack 1\ngpu01 slots=8\n\n  gpu02\t# spare\r\ngpu01\n"), (Hosts{"gpu01", "gpu02"}));
+  EXPECT_EQ(parse_hostfile("# rack 1\ngpu01 slots=8\n\n  gpu02\t# spare\r\ngpu01\n"), (HostNames{"gpu01", "gpu02"}));
 }
 
 // Every blank ends the host word, form feed and vertical tab too; what
@@ -31,11 +31,11 @@ TEST(Hostfile, TheHostWordEndsAtAnyBlankOrComment) {
   EXPECT_EQ(hostfile_host_word("gpu03#gpu04"), "gpu03");
   EXPECT_EQ(hostfile_host_word(" \t\r# only a comment"), "");
   EXPECT_EQ(hostfile_host_word(""), "");
-  EXPECT_EQ(parse_hostfile("gpu[01-02]\v[\ngpu03\f-x\n"), (Hosts{"gpu01", "gpu02", "gpu03"}));
+  EXPECT_EQ(parse_hostfile("gpu[01-02]\v[\ngpu03\f-x\n"), (HostNames{"gpu01", "gpu02", "gpu03"}));
 }
 
 TEST(Hostfile, BracketedListsExpand) {
-  EXPECT_EQ(parse_hostfile("gpu[01-03]\nlogin1"), (Hosts{"gpu01", "gpu02", "gpu03", "login1"}));
+  EXPECT_EQ(parse_hostfile("gpu[01-03]\nlogin1"), (HostNames{"gpu01", "gpu02", "gpu03", "login1"}));
 }
 
 TEST(Hostfile, ProblemsNameTheLine) {
@@ -73,7 +73,7 @@ TEST(Hostfile, NamesAreCountedBeforeTheyAreMade) {
   EXPECT_THROW(parse_hostfile("a[0-999999]b[0-999999]\n"), std::invalid_argument);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
   // Duplicates count: a name repeated on many lines still makes names.
-  EXPECT_EQ(parse_hostfile("n[1-3]\nn[1-3]\n"), (Hosts{"n1", "n2", "n3"}));
+  EXPECT_EQ(parse_hostfile("n[1-3]\nn[1-3]\n"), (HostNames{"n1", "n2", "n3"}));
 }
 
 TEST(Hostfile, TooManyLinesIsNotAHostFile) {
@@ -85,13 +85,13 @@ TEST(Hostfile, TooManyLinesIsNotAHostFile) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("more than 1000000 lines"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(parse_hostfile(std::string(999'999, '\n') + "gpu01"), Hosts{"gpu01"});
+  EXPECT_EQ(parse_hostfile(std::string(999'999, '\n') + "gpu01"), HostNames{"gpu01"});
 }
 
 TEST(Hostfile, ReadFromAFileNamesTheFile) {
   std::string dir = testing::scratch_dir();
   std::ofstream(dir + "/hosts") << "gpu[01-02]\n";
-  EXPECT_EQ(read_hostfile(dir + "/hosts"), (Hosts{"gpu01", "gpu02"}));
+  EXPECT_EQ(read_hostfile(dir + "/hosts"), (HostNames{"gpu01", "gpu02"}));
   std::ofstream(dir + "/bad") << "gpu01\n-x\n";
   try {
     read_hostfile(dir + "/bad");

@@ -20,10 +20,12 @@ namespace gdrcheck::testing {
 namespace {
 
 // A copy of the gds-server fixture root inside a HostileDir.
-struct GdsRoot {
+struct HostileGdsRoot {
   HostileDir dir;
   std::string root = dir.in() + "/root";
-  GdsRoot() { fs::copy(node_root("gds-server"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks); }
+  HostileGdsRoot() {
+    fs::copy(node_root("gds-server"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  }
   std::string at(const std::string& relative) const { return root + "/" + relative; }
   void put(const std::string& relative, const std::string& text) const {
     fs::remove(at(relative));
@@ -37,7 +39,7 @@ struct GdsRoot {
   }
 };
 
-nlohmann::json finding(const HostileResult& r, const std::string& check, const std::string& subject) {
+nlohmann::json reported_finding(const HostileResult& r, const std::string& check, const std::string& subject) {
   auto j = nlohmann::json::parse(r.out);
   for (const auto& f : j["findings"])
     if (f["check"] == check && f["subject"] == subject) return f;
@@ -45,21 +47,21 @@ nlohmann::json finding(const HostileResult& r, const std::string& check, const s
 }
 
 TEST(HostileGds, MountTableAsFifoOrLinkOutIsRefusedNamingIt) {
-  GdsRoot fifo;
+  HostileGdsRoot fifo;
   fs::remove(fifo.at("proc/mounts"));
   HostileDir::make_fifo(fifo.at("proc/mounts"));
   EXPECT_TRUE(refused_naming(fifo.gds(), fifo.dir, "proc/mounts"));
-  GdsRoot out;
+  HostileGdsRoot out;
   HostileDir::make_link(out.at("proc/mounts"), out.dir.canary_path());
   EXPECT_TRUE(refused_naming(out.gds(), out.dir, "proc/mounts"));
-  GdsRoot climbing;
+  HostileGdsRoot climbing;
   fs::remove_all(climbing.at("raid/imagenet"));
   HostileDir::make_link(climbing.at("raid/imagenet"), "../../../../../../../etc");
   EXPECT_TRUE(refused_naming(climbing.gds({"--path", "/raid/imagenet"}), climbing.dir, "raid/imagenet"));
 }
 
 TEST(HostileGds, BlockStackCyclesAndDeepChainsEnd) {
-  GdsRoot c;
+  HostileGdsRoot c;
   // md0 lists itself among its members; dm-0..dm-29 each stacked on the next.
   HostileDir::make_link(c.at("sys/devices/virtual/block/md0/slaves/md0"), "../../md0");
   for (int i = 0; i < 30; ++i) {
@@ -76,12 +78,13 @@ TEST(HostileGds, BlockStackCyclesAndDeepChainsEnd) {
   ASSERT_TRUE(ran_safely(r, c.dir)) << r.describe() << r.err;
   EXPECT_LT(r.elapsed.count(), 15000);
   // No NVMe below the chain: listed, not judged (and not followed forever).
-  EXPECT_NE(finding(r, "gds.mount", "other mounts")["summary"].get<std::string>().find("/deep"), std::string::npos);
-  EXPECT_NE(finding(r, "gds.mount", "/raid")["status"], nullptr);
+  EXPECT_NE(reported_finding(r, "gds.mount", "other mounts")["summary"].get<std::string>().find("/deep"),
+            std::string::npos);
+  EXPECT_NE(reported_finding(r, "gds.mount", "/raid")["status"], nullptr);
 }
 
 TEST(HostileGds, EscapeSequencesAndBadBytesInMountsAddressesAndCufile) {
-  GdsRoot c;
+  HostileGdsRoot c;
   c.put("proc/mounts",
         "/dev/md0 /raid\\033]0;pwned\\007 ext4 rw,data=ordered 0 0\n"
         "\x1b[2J\xff\xfe /x\x1b[31m xfs rw 0 0\n"
@@ -97,11 +100,11 @@ TEST(HostileGds, EscapeSequencesAndBadBytesInMountsAddressesAndCufile) {
   }
   HostileResult r = c.gds();
   // No interface name that is not plain was believed: the address is not this host's.
-  EXPECT_EQ(finding(r, "gds.rdma", "192.168.60.7")["status"], "WARNING");
+  EXPECT_EQ(reported_finding(r, "gds.rdma", "192.168.60.7")["status"], "WARNING");
 }
 
 TEST(HostileGds, SizesNoHostHasAreCappedNotFollowed) {
-  GdsRoot c;
+  HostileGdsRoot c;
   std::string table;
   for (int i = 0; table.size() < (9u << 20); ++i)
     table += "overlay /var/lib/docker/overlay2/" + std::to_string(i) + "/merged overlay rw,lowerdir=/a:/b 0 0\n";

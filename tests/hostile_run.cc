@@ -61,7 +61,7 @@ std::vector<std::string> child_environment(const HostileSpec& spec) {
   return env;
 }
 
-std::vector<char*> pointers(std::vector<std::string>& strings) {
+std::vector<char*> argv_pointers(std::vector<std::string>& strings) {
   std::vector<char*> p;
   for (auto& s : strings) p.push_back(s.data());
   p.push_back(nullptr);
@@ -171,7 +171,7 @@ HostileResult run_hostile(const HostileSpec& spec) {
   HostileSpec with_tmp = spec;
   if (tmpdir) with_tmp.env_set.push_back({"TMPDIR", tmpdir});
   std::vector<std::string> env = child_environment(with_tmp);
-  std::vector<char*> argv_p = pointers(argv), env_p = pointers(env);
+  std::vector<char*> argv_p = argv_pointers(argv), env_p = argv_pointers(env);
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     r.start_error = std::string("pipe: ") + std::strerror(errno);

@@ -8,7 +8,7 @@
 namespace gdrcheck {
 namespace {
 
-using Hosts = std::vector<std::string>;
+using Expanded = std::vector<std::string>;
 
 TEST(HostlistTest, SplitKeepsBracketsWhole) {
   EXPECT_EQ(split_hostlist("gpu[01-04,07],login1"), (std::vector<std::string>{"gpu[01-04,07]", "login1"}));
@@ -17,19 +17,19 @@ TEST(HostlistTest, SplitKeepsBracketsWhole) {
 }
 
 TEST(HostlistTest, PlainNamesAndCommas) {
-  EXPECT_EQ(expand_hostlist("a,b,login-1.example.org"), (Hosts{"a", "b", "login-1.example.org"}));
-  EXPECT_EQ(expand_hostlist(""), Hosts{});
-  EXPECT_EQ(expand_hostlist("a,,a"), Hosts{"a"});
+  EXPECT_EQ(expand_hostlist("a,b,login-1.example.org"), (Expanded{"a", "b", "login-1.example.org"}));
+  EXPECT_EQ(expand_hostlist(""), Expanded{});
+  EXPECT_EQ(expand_hostlist("a,,a"), Expanded{"a"});
 }
 
 TEST(HostlistTest, RangesKeepZeroPadding) {
-  EXPECT_EQ(expand_hostlist("gpu[01-03,07]"), (Hosts{"gpu01", "gpu02", "gpu03", "gpu07"}));
-  EXPECT_EQ(expand_hostlist("n[8-10]"), (Hosts{"n8", "n9", "n10"}));
-  EXPECT_EQ(expand_hostlist("n[1-2]-ib,x"), (Hosts{"n1-ib", "n2-ib", "x"}));
+  EXPECT_EQ(expand_hostlist("gpu[01-03,07]"), (Expanded{"gpu01", "gpu02", "gpu03", "gpu07"}));
+  EXPECT_EQ(expand_hostlist("n[8-10]"), (Expanded{"n8", "n9", "n10"}));
+  EXPECT_EQ(expand_hostlist("n[1-2]-ib,x"), (Expanded{"n1-ib", "n2-ib", "x"}));
 }
 
 TEST(HostlistTest, SeveralBracketGroupsMultiply) {
-  EXPECT_EQ(expand_hostlist("r[1-2]n[1-2]"), (Hosts{"r1n1", "r1n2", "r2n1", "r2n2"}));
+  EXPECT_EQ(expand_hostlist("r[1-2]n[1-2]"), (Expanded{"r1n1", "r1n2", "r2n1", "r2n2"}));
 }
 
 TEST(HostlistTest, BadListsAreErrorsNamingTheProblem) {

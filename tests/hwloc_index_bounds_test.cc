@@ -24,7 +24,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string xe8640() {
+std::string xe8640_xml() {
   return testing::read_test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml");
 }
 
@@ -47,7 +47,7 @@ long resident_kib_now() {
   return read ? resident * (::sysconf(_SC_PAGESIZE) / 1024) : 0;
 }
 
-std::string problem_of(const std::string& text) {
+std::string hwloc_problem(const std::string& text) {
   try {
     read_hwloc_xml_text(text, "odd.xml");
   } catch (const InputError& e) {
@@ -58,23 +58,23 @@ std::string problem_of(const std::string& text) {
 }
 
 TEST(HwlocIndexBounds, RealTopologyLoads) {
-  Topology t = read_hwloc_xml_text(xe8640(), "xe8640.xml");
+  Topology t = read_hwloc_xml_text(xe8640_xml(), "xe8640.xml");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 4u);
 }
 
 TEST(HwlocIndexBounds, PuNumberedNearTwoToThe32IsRefused) {
-  std::string p = problem_of(with_first_os_index(xe8640(), "PU", "os_index=\"4294967290\""));
+  std::string p = hwloc_problem(with_first_os_index(xe8640_xml(), "PU", "os_index=\"4294967290\""));
   EXPECT_NE(p.find("a PU with os_index 4294967290"), std::string::npos) << p;
   EXPECT_NE(p.find("65535"), std::string::npos) << p;
 }
 
 TEST(HwlocIndexBounds, NumaNodeWithoutAnIndexIsRefused) {
-  std::string p = problem_of(with_first_os_index(xe8640(), "NUMANode", "os_indey=\"0\""));
+  std::string p = hwloc_problem(with_first_os_index(xe8640_xml(), "NUMANode", "os_indey=\"0\""));
   EXPECT_NE(p.find("a NUMA node with os_index none"), std::string::npos) << p;
 }
 
 TEST(HwlocIndexBounds, LargestPlausibleIndexesStillLoad) {
-  std::string text = with_first_os_index(xe8640(), "NUMANode", "os_index=\"1023\"");
+  std::string text = with_first_os_index(xe8640_xml(), "NUMANode", "os_index=\"1023\"");
   EXPECT_NO_THROW(read_hwloc_xml_text(text, "big.xml"));
 }
 
@@ -104,12 +104,12 @@ long peak_kib_over_this_process(const std::function<void()>& read) {
 
 TEST(HwlocIndexBounds, ReadingTheRefusedFileStaysSmall) {
   if (sanitizer_reserves_address_space()) GTEST_SKIP() << "no address-space limit in a sanitizer build";
-  std::string text = with_first_os_index(xe8640(), "PU", "os_index=\"4294967290\"");
+  std::string text = with_first_os_index(xe8640_xml(), "PU", "os_index=\"4294967290\"");
   // hwloc's bitmaps took 1 GiB more before the limit.
   EXPECT_LT(peak_kib_over_this_process([&] { read_hwloc_xml_text(text, "odd.xml"); }), 200 * 1024);
 }
 
-void write_file(const std::string& path, const std::string& text) {
+void overwrite_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::trunc) << text;
 }
 
@@ -123,12 +123,12 @@ TEST(HwlocIndexBounds, RecordedRootWithImpossibleCpuAndNodeStaysSmall) {
   fs::copy(testing::qib_root(), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   std::string cpu = root + "/sys/devices/system/cpu";
   std::string node = root + "/sys/devices/system/node";
-  write_file(cpu + "/online", "0-39,4294967290\n");
-  write_file(cpu + "/possible", "0-39,4294967290\n");
+  overwrite_file(cpu + "/online", "0-39,4294967290\n");
+  overwrite_file(cpu + "/possible", "0-39,4294967290\n");
   fs::copy(cpu + "/cpu39", cpu + "/cpu4294967290", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   fs::rename(node + "/node3", node + "/node4294967290");
-  write_file(node + "/online", "0-2,4294967290\n");
-  write_file(node + "/possible", "0-2,4294967290\n");
+  overwrite_file(node + "/online", "0-2,4294967290\n");
+  overwrite_file(node + "/possible", "0-2,4294967290\n");
   auto start = std::chrono::steady_clock::now();
   EXPECT_LT(peak_kib_over_this_process([&] { read_sysfs_topology(Root(root)); }), 200 * 1024);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));

@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "nccl_versions.h"
+
 namespace gdrcheck {
 namespace {
 
-NcclVersion ver(const char* v) {
-  return *NcclVersion::parse(v);
-}
+using testing::nccl_version;
 
 TEST(IbHcaFilter, PrefixMatchByDefault) {
   EXPECT_TRUE(ib_hca_selects("mlx5_1", "mlx5_1", 1));
@@ -37,12 +37,12 @@ TEST(IbHcaFilter, PortSuffixSelectsOnePort) {
 // parseStringList@v2.30.4-1 reads "mlx5_0:" with atoi → port 0, which no
 // port has; @v2.30.7-1 splits with strsep and takes it as any port.
 TEST(IbHcaFilter, EmptyPortMatchesNothingBefore2307AndAnyPortFrom2307) {
-  EXPECT_FALSE(ib_hca_selects("mlx5_0:", "mlx5_0", 1, ver("2.30.4")));
-  EXPECT_FALSE(ib_hca_selects("mlx5_0:", "mlx5_0", 1, ver("2.18.6")));
-  EXPECT_TRUE(ib_hca_selects("mlx5_0:", "mlx5_0", 1, ver("2.30.7")));
+  EXPECT_FALSE(ib_hca_selects("mlx5_0:", "mlx5_0", 1, nccl_version("2.30.4")));
+  EXPECT_FALSE(ib_hca_selects("mlx5_0:", "mlx5_0", 1, nccl_version("2.18.6")));
+  EXPECT_TRUE(ib_hca_selects("mlx5_0:", "mlx5_0", 1, nccl_version("2.30.7")));
   // Excluding with an empty port excluded nothing before 2.30.7.
-  EXPECT_TRUE(ib_hca_selects("^mlx5_0:", "mlx5_0", 1, ver("2.29.7")));
-  EXPECT_FALSE(ib_hca_selects("^mlx5_0:", "mlx5_0", 1, ver("2.30.7")));
+  EXPECT_TRUE(ib_hca_selects("^mlx5_0:", "mlx5_0", 1, nccl_version("2.29.7")));
+  EXPECT_FALSE(ib_hca_selects("^mlx5_0:", "mlx5_0", 1, nccl_version("2.30.7")));
 }
 
 TEST(IbHcaFilter, NothingIsTrimmed) {

@@ -11,28 +11,25 @@
 #include <string>
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& name) {
+using testing::has_note;
+
+std::string ibv_output(const std::string& name) {
   return testing::read_test_data("ibv/" + name);
 }
 
-IbvReport load(const std::string& name) {
-  return parse_ibv_text(slurp(name));
-}
-
-bool has_note(const IbvReport& r, const std::string& part) {
-  for (const auto& n : r.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
+IbvReport load_ibv(const std::string& name) {
+  return parse_ibv_text(ibv_output(name));
 }
 
 // ---------------------------------------------------------- real outputs
 
 TEST(IbvTextReal, L2fwdIbstatTwoRoceCas) {
-  IbvReport r = load("l2fwd-nv-6-ibstat-roce-2ca.txt");
+  IbvReport r = load_ibv("l2fwd-nv-6-ibstat-roce-2ca.txt");
   EXPECT_EQ(r.kind, IbvKind::Ibstat);
   ASSERT_EQ(r.devices.size(), 2u);
   const IbvDevice& d = r.devices[1];
@@ -55,7 +52,7 @@ TEST(IbvTextReal, L2fwdIbstatTwoRoceCas) {
 }
 
 TEST(IbvTextReal, DeepEp303IbstatNdr400Cut) {
-  IbvReport r = load("deepep-303-ibstat-ndr-400-cut.txt");
+  IbvReport r = load_ibv("deepep-303-ibstat-ndr-400-cut.txt");
   ASSERT_EQ(r.devices.size(), 3u);
   EXPECT_EQ(r.devices[0].ca_type, "MT4129");
   EXPECT_EQ(r.devices[0].fw, "28.43.2026");
@@ -72,7 +69,7 @@ TEST(IbvTextReal, DeepEp303IbstatNdr400Cut) {
 }
 
 TEST(IbvTextReal, Gpud482DownPollingWithRedactedGuids) {
-  IbvReport r = load("gpud-482-ibstat-down-polling-redacted.txt");
+  IbvReport r = load_ibv("gpud-482-ibstat-down-polling-redacted.txt");
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].name, "mlx5_10");
   EXPECT_EQ(r.devices[0].node_guid, "...");  // redacted by the poster; kept as printed
@@ -86,7 +83,7 @@ TEST(IbvTextReal, Gpud482DownPollingWithRedactedGuids) {
 }
 
 TEST(IbvTextReal, Gpud99TrimmedAfterPhysicalState) {
-  IbvReport r = load("gpud-99-ibstat-down-disabled-trimmed.txt");
+  IbvReport r = load_ibv("gpud-99-ibstat-down-disabled-trimmed.txt");
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].fw, "22.39.1002");
   EXPECT_EQ(r.devices[0].node_guid, "e8eb:d303:0033:07df");
@@ -97,7 +94,7 @@ TEST(IbvTextReal, Gpud99TrimmedAfterPhysicalState) {
 }
 
 TEST(IbvTextReal, Gpud752PartialOutputWithIbpanic) {
-  IbvReport r = load("gpud-752-ibstat-partial-ibpanic.txt");
+  IbvReport r = load_ibv("gpud-752-ibstat-partial-ibpanic.txt");
   // mlx5_8 is listed because ibstat said it could not read it: no ports.
   ASSERT_EQ(r.devices.size(), 2u);
   EXPECT_EQ(r.devices[1].name, "mlx5_8");
@@ -132,7 +129,7 @@ TEST(IbvTextDamage, UnreadableDeviceListedByAnotherToolIsKnown) {
 }
 
 TEST(IbvTextReal, Mooncake1999RoceAndDisabledCa) {
-  IbvReport r = load("mooncake-1999-ibstat-roce-and-disabled-cut.txt");
+  IbvReport r = load_ibv("mooncake-1999-ibstat-roce-and-disabled-cut.txt");
   ASSERT_EQ(r.devices.size(), 3u);
   EXPECT_EQ(r.devices[0].ports[0].rate_gbps, 200.0);
   EXPECT_EQ(r.devices[0].ports[0].link_layer, "Ethernet");
@@ -143,7 +140,7 @@ TEST(IbvTextReal, Mooncake1999RoceAndDisabledCa) {
 }
 
 TEST(IbvTextReal, RdmaCore847DualPortMlx4WithIbwarnNoise) {
-  IbvReport r = load("rdma-core-847-ibstat-mlx4-dual-port-ibwarn-cut.txt");
+  IbvReport r = load_ibv("rdma-core-847-ibstat-mlx4-dual-port-ibwarn-cut.txt");
   ASSERT_EQ(r.devices.size(), 1u);
   const IbvDevice& d = r.devices[0];
   EXPECT_EQ(d.name, "mlx4_0");
@@ -158,7 +155,7 @@ TEST(IbvTextReal, RdmaCore847DualPortMlx4WithIbwarnNoise) {
 }
 
 TEST(IbvTextReal, DeepEp60IbvDevinfoRoceDown) {
-  IbvReport r = load("deepep-60-ibv-devinfo-roce-down-cut.txt");
+  IbvReport r = load_ibv("deepep-60-ibv-devinfo-roce-down-cut.txt");
   EXPECT_EQ(r.kind, IbvKind::IbvDevinfo);
   ASSERT_EQ(r.devices.size(), 2u);
   const IbvDevice& d = r.devices[0];
@@ -178,7 +175,7 @@ TEST(IbvTextReal, DeepEp60IbvDevinfoRoceDown) {
 }
 
 TEST(IbvTextReal, DeepEp55StartsInsideADevice) {
-  IbvReport r = load("deepep-55-ibv-devinfo-ib-starts-mid-device-cut.txt");
+  IbvReport r = load_ibv("deepep-55-ibv-devinfo-ib-starts-mid-device-cut.txt");
   ASSERT_EQ(r.devices.size(), 3u);
   EXPECT_EQ(r.devices[0].name, "");  // its hca_id line is above the paste
   ASSERT_EQ(r.devices[0].ports.size(), 1u);
@@ -192,7 +189,7 @@ TEST(IbvTextReal, DeepEp55StartsInsideADevice) {
 }
 
 TEST(IbvTextReal, HeioyBooksDualPortMlx4WithDevicePortsLine) {
-  IbvReport r = load("heioy-books-ibv-devinfo-mlx4-dual-port.txt");
+  IbvReport r = load_ibv("heioy-books-ibv-devinfo-mlx4-dual-port.txt");
   ASSERT_EQ(r.devices.size(), 2u);
   for (const auto& d : r.devices) {
     ASSERT_EQ(d.ports.size(), 2u) << d.name;
@@ -209,7 +206,7 @@ TEST(IbvTextReal, HeioyBooksDualPortMlx4WithDevicePortsLine) {
 }
 
 TEST(IbvTextReal, RxeSoftRoceWithoutLinkLayer) {
-  IbvReport r = load("rxe-dev-46-ibv-devinfo-softroce-no-link-layer.txt");
+  IbvReport r = load_ibv("rxe-dev-46-ibv-devinfo-softroce-no-link-layer.txt");
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].name, "rxe0");
   EXPECT_EQ(r.devices[0].fw, "0.0.0");
@@ -226,13 +223,13 @@ TEST(IbvTextReal, EveryRealFileIsDetected) {
         "rdma-core-847-ibstat-mlx4-dual-port-ibwarn-cut.txt", "deepep-60-ibv-devinfo-roce-down-cut.txt",
         "deepep-55-ibv-devinfo-ib-starts-mid-device-cut.txt", "heioy-books-ibv-devinfo-mlx4-dual-port.txt",
         "rxe-dev-46-ibv-devinfo-softroce-no-link-layer.txt"})
-    EXPECT_TRUE(looks_like_ibv_text(slurp(name))) << name;
+    EXPECT_TRUE(looks_like_ibv_text(ibv_output(name))) << name;
 }
 
 // ---------------------------------------------------- synthetic outputs
 
 TEST(IbvTextSynthetic, VerboseWidthTimesSpeedGivesRate) {
-  IbvReport r = load("synthetic-ibv-devinfo-v-ndr-ib-and-roce-down.txt");
+  IbvReport r = load_ibv("synthetic-ibv-devinfo-v-ndr-ib-and-roce-down.txt");
   ASSERT_EQ(r.devices.size(), 2u);
   const IbvPort& ndr = r.devices[0].ports[0];
   EXPECT_EQ(ndr.width, "4X");
@@ -247,7 +244,7 @@ TEST(IbvTextSynthetic, VerboseWidthTimesSpeedGivesRate) {
 }
 
 TEST(IbvTextSynthetic, GrepFilteredVerboseWithoutPortLines) {
-  IbvReport r = load("synthetic-ibv-devinfo-v-grep-no-port-lines.txt");
+  IbvReport r = load_ibv("synthetic-ibv-devinfo-v-grep-no-port-lines.txt");
   ASSERT_EQ(r.devices.size(), 2u);
   // mlx5_0 repeats the same keys: two ports, numbers unknown.
   ASSERT_EQ(r.devices[0].ports.size(), 2u);
@@ -309,7 +306,7 @@ TEST(IbvTextQuirks, IbstatRateForms) {
 }
 
 TEST(IbvTextQuirks, FlattenedMarkdownPasteReadsTheSame) {
-  std::string tabs = slurp("heioy-books-ibv-devinfo-mlx4-dual-port.txt");
+  std::string tabs = ibv_output("heioy-books-ibv-devinfo-mlx4-dual-port.txt");
   std::string flat;
   for (char c : tabs)
     if (c != '\t') flat += c;
@@ -336,7 +333,8 @@ TEST(IbvTextQuirks, MailQuotedIbstat) {
 }
 
 TEST(IbvTextQuirks, BothToolsInOneFile) {
-  std::string text = slurp("l2fwd-nv-6-ibstat-roce-2ca.txt") + slurp("deepep-60-ibv-devinfo-roce-down-cut.txt");
+  std::string text =
+      ibv_output("l2fwd-nv-6-ibstat-roce-2ca.txt") + ibv_output("deepep-60-ibv-devinfo-roce-down-cut.txt");
   IbvReport r = parse_ibv_text(text);
   EXPECT_EQ(r.kind, IbvKind::Ibstat);
   EXPECT_EQ(r.devices.size(), 4u);

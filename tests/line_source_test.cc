@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
-#include <fstream>
 #include <vector>
 
 #include "analyze/artifact.h"
@@ -15,13 +14,9 @@
 namespace gdrcheck {
 namespace {
 
-const std::string kGdrLog = "nccl-logs/nccl-1189-h20-ib-gdrdma.log";
+using testing::scratch_file;
 
-std::string write(const std::string& name, const std::string& bytes) {
-  std::string path = testing::scratch_dir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
+const std::string kGdrdmaLog = "nccl-logs/nccl-1189-h20-ib-gdrdma.log";
 
 // A few NULs inside lines (a copy through a tool that left them) and 3 MB
 // of NUL padding after the last line (a node that crashed mid-write).
@@ -36,9 +31,9 @@ std::string with_nuls(const std::string& text) {
 }
 
 TEST(LineSource, NulBytesAreSkippedAndTheLogReadAsWithoutThem) {
-  std::string text = testing::read_test_data(kGdrLog);
-  Artifact clean = analyze_file(write("clean.log", text));
-  Artifact padded = analyze_file(write("padded.log", with_nuls(text)));
+  std::string text = testing::read_test_data(kGdrdmaLog);
+  Artifact clean = analyze_file(scratch_file("clean.log", text));
+  Artifact padded = analyze_file(scratch_file("padded.log", with_nuls(text)));
   ASSERT_TRUE(padded.error.empty()) << padded.error;
   EXPECT_EQ(padded.kind, clean.kind);
   EXPECT_EQ(padded.status, clean.status);
@@ -47,7 +42,7 @@ TEST(LineSource, NulBytesAreSkippedAndTheLogReadAsWithoutThem) {
   for (const auto& n : padded.notes) noted |= n.find("NUL bytes skipped") != std::string::npos;
   EXPECT_TRUE(noted);
 
-  LineSource src(write("count.log", with_nuls(text)));
+  LineSource src(scratch_file("count.log", with_nuls(text)));
   std::vector<std::string> lines;
   src.each_line([&](std::string_view l) { lines.emplace_back(l); });
   for (const auto& l : lines) EXPECT_EQ(l.find('\0'), std::string::npos);
@@ -55,7 +50,7 @@ TEST(LineSource, NulBytesAreSkippedAndTheLogReadAsWithoutThem) {
 }
 
 TEST(LineSource, GzipOfANulPaddedLogToo) {
-  std::string bytes = with_nuls(testing::read_test_data(kGdrLog));
+  std::string bytes = with_nuls(testing::read_test_data(kGdrdmaLog));
   std::string path = testing::scratch_dir() + "/job.log.gz";
   gzFile gz = gzopen(path.c_str(), "wb");
   ASSERT_NE(gz, nullptr);
@@ -68,11 +63,11 @@ TEST(LineSource, GzipOfANulPaddedLogToo) {
 
 TEST(LineSource, WhatIsNotTextStaysRefused) {
   EXPECT_EQ(analyze_file("/proc/self/exe").error.find("binary data"), 0u) << analyze_file("/proc/self/exe").error;
-  EXPECT_EQ(analyze_file(write("zeros", std::string(1u << 20, '\0'))).error,
+  EXPECT_EQ(analyze_file(scratch_file("zeros", std::string(1u << 20, '\0'))).error,
             "only NUL bytes, not a log or tool output");
   // Colour escapes in a log are text.
   std::string coloured = "\x1b[32mNCCL INFO\x1b[0m Bootstrap : Using eth0:10.0.0.1<0>\n";
-  EXPECT_TRUE(analyze_file(write("colour.log", coloured + coloured)).error.find("binary") == std::string::npos);
+  EXPECT_TRUE(analyze_file(scratch_file("colour.log", coloured + coloured)).error.find("binary") == std::string::npos);
 }
 
 }  // namespace

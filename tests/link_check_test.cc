@@ -7,20 +7,18 @@
 
 #include "node_checks.h"
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::check;
+using testing::contains;
 using testing::fresh_node_root;
 using testing::node_root;
 
-constexpr const char* kUnproven = "not every bridge between it and the root port could be read: ";
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+constexpr const char* kBridgesUnread = "not every bridge between it and the root port could be read: ";
 
 std::vector<const Finding*> link_findings(const NodeReport& r, const std::string& subject) {
   std::vector<const Finding*> out;
@@ -31,7 +29,7 @@ std::vector<const Finding*> link_findings(const NodeReport& r, const std::string
 
 const Finding* unproven_finding(const NodeReport& r, const std::string& subject) {
   for (const Finding* f : link_findings(r, subject))
-    if (contains(f->summary, kUnproven)) return f;
+    if (contains(f->summary, kBridgesUnread)) return f;
   return nullptr;
 }
 
@@ -49,7 +47,7 @@ TEST(LinkCheck, ProvenPathsGetNoUnprovenFinding) {
   auto c = check(node_root("dgx-h100"));
   for (const auto& f : c.report.findings) {
     if (f.check != "link") continue;
-    EXPECT_FALSE(contains(f.summary, kUnproven)) << f.subject << ": " << f.summary;
+    EXPECT_FALSE(contains(f.summary, kBridgesUnread)) << f.subject << ": " << f.summary;
   }
   EXPECT_EQ(unproven_finding(c.report, "GPU0"), nullptr);
 }

@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kFile = "manifest.json";
+constexpr const char* kManifestFile = "manifest.json";
 
 const char* kWritten = R"({
   "schema": "gdrcheck.manifest/1",
@@ -27,76 +27,79 @@ const char* kWritten = R"({
   "driver": "550.90.07"
 })";
 
-std::string problem_of(const std::string& text) {
+std::string manifest_problem(const std::string& text) {
   try {
-    parse_manifest(text, kFile);
+    parse_manifest(text, kManifestFile);
   } catch (const InputError& e) {
-    EXPECT_EQ(e.file(), kFile);
+    EXPECT_EQ(e.file(), kManifestFile);
     return e.problem();
   }
   ADD_FAILURE() << "accepted: " << text.substr(0, 120);
   return "";
 }
 
-std::string with(const std::string& body) {
+std::string manifest_with(const std::string& body) {
   return R"({"schema": "gdrcheck.manifest/1", )" + body + "}";
 }
 
 TEST(ManifestFile, AcceptsAWrittenManifestAndAPartialOne) {
-  EXPECT_EQ(parse_manifest(kWritten, kFile), json::parse(kWritten));
-  EXPECT_EQ(parse_manifest(with(R"("gpus": {"count": 8})"), kFile)["gpus"]["count"], 8);
-  EXPECT_EQ(parse_manifest(with(R"("driver": null)"), kFile)["driver"], nullptr);
-  EXPECT_EQ(parse_manifest(with(R"("gpus": {"count": 8.0})"), kFile)["gpus"]["count"], 8);
+  EXPECT_EQ(parse_manifest(kWritten, kManifestFile), json::parse(kWritten));
+  EXPECT_EQ(parse_manifest(manifest_with(R"("gpus": {"count": 8})"), kManifestFile)["gpus"]["count"], 8);
+  EXPECT_EQ(parse_manifest(manifest_with(R"("driver": null)"), kManifestFile)["driver"], nullptr);
+  EXPECT_EQ(parse_manifest(manifest_with(R"("gpus": {"count": 8.0})"), kManifestFile)["gpus"]["count"], 8);
 }
 
 TEST(ManifestFile, RefusesWrongTypesNamingTheKeyAndTheExpectedType) {
-  EXPECT_EQ(problem_of(with(R"("gpus": {"count": "8"})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": {"count": "8"})")),
             "\"gpus.count\" must be a whole number from 0 to 1000000, not a string");
-  EXPECT_EQ(problem_of(with(R"("gpus": {"count": 1e300})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": {"count": 1e300})")),
             "\"gpus.count\" must be a whole number from 0 to 1000000, not 1e+300");
-  EXPECT_EQ(problem_of(with(R"("nics": {"count": -1})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("nics": {"count": -1})")),
             "\"nics.count\" must be a whole number from 0 to 1000000, not -1");
-  EXPECT_EQ(problem_of(with(R"("gpus": {"models": {"H100": 7.5}})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": {"models": {"H100": 7.5}})")),
             "\"gpus.models.H100\" must be a whole number from 0 to 1000000, not 7.5");
-  EXPECT_EQ(problem_of(with(R"("nics": {"firmware": "28.39.1002"})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("nics": {"firmware": "28.39.1002"})")),
             "\"nics.firmware\" must be an array of strings, not a string");
-  EXPECT_EQ(problem_of(with(R"("ports": {"link_layer": ["InfiniBand", 1]})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("ports": {"link_layer": ["InfiniBand", 1]})")),
             "\"ports.link_layer\" must be an array of strings, not 1");
-  EXPECT_EQ(problem_of(with(R"("ports": {"rate_gbps": {"400": "8"}})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("ports": {"rate_gbps": {"400": "8"}})")),
             "\"ports.rate_gbps.400\" must be a whole number from 0 to 1000000, not a string");
-  EXPECT_EQ(problem_of(with(R"("pairs": {"GPU0": "mlx5_0"})")), "\"pairs.GPU0\" must be an object, not a string");
-  EXPECT_EQ(problem_of(with(R"("pairs": {"GPU0": {"nic": 0}})")), "\"pairs.GPU0.nic\" must be a string or null, not 0");
-  EXPECT_EQ(problem_of(with(R"("driver": 550)")), "\"driver\" must be a string or null, not 550");
-  EXPECT_EQ(problem_of(with(R"("gpus": [8])")), "\"gpus\" must be an object, not an array");
+  EXPECT_EQ(manifest_problem(manifest_with(R"("pairs": {"GPU0": "mlx5_0"})")),
+            "\"pairs.GPU0\" must be an object, not a string");
+  EXPECT_EQ(manifest_problem(manifest_with(R"("pairs": {"GPU0": {"nic": 0}})")),
+            "\"pairs.GPU0.nic\" must be a string or null, not 0");
+  EXPECT_EQ(manifest_problem(manifest_with(R"("driver": 550)")), "\"driver\" must be a string or null, not 550");
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": [8])")), "\"gpus\" must be an object, not an array");
 }
 
 TEST(ManifestFile, RefusesUnknownKeysListingTheKnownOnes) {
-  EXPECT_EQ(problem_of(with(R"("gpu_count": 8)")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpu_count": 8)")),
             "unknown key \"gpu_count\" (known: schema, gpus, nics, ports, pairs, driver)");
-  EXPECT_EQ(problem_of(with(R"("gpus": {"modles": {}})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": {"modles": {}})")),
             "in \"gpus\": unknown key \"modles\" (known: count, models)");
-  EXPECT_EQ(problem_of(with(R"("pairs": {"GPU0": {"nic": "mlx5_0", "pth": "PXB"}})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("pairs": {"GPU0": {"nic": "mlx5_0", "pth": "PXB"}})")),
             "in \"pairs.GPU0\": unknown key \"pth\" (known: nic, path)");
 }
 
 TEST(ManifestFile, RefusesAManifestThatChecksNothing) {
   const std::string why = "no expectations (an empty manifest checks nothing)";
-  EXPECT_EQ(problem_of(R"({"schema": "gdrcheck.manifest/1"})"), why);
-  EXPECT_EQ(problem_of(with(R"("gpus": {}, "pairs": {})")), why);
-  EXPECT_EQ(problem_of("{}"),
+  EXPECT_EQ(manifest_problem(R"({"schema": "gdrcheck.manifest/1"})"), why);
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": {}, "pairs": {})")), why);
+  EXPECT_EQ(manifest_problem("{}"),
             "\"schema\" must be \"gdrcheck.manifest/1\" (write one with gdrcheck node --write-manifest)");
-  EXPECT_EQ(problem_of(R"({"schema": 1})"),
+  EXPECT_EQ(manifest_problem(R"({"schema": 1})"),
             "\"schema\" must be \"gdrcheck.manifest/1\" (write one with gdrcheck node --write-manifest)");
-  EXPECT_EQ(problem_of("[]"), "not a JSON object");
+  EXPECT_EQ(manifest_problem("[]"), "not a JSON object");
 }
 
 TEST(ManifestFile, RefusesHostileText) {
-  EXPECT_EQ(problem_of(with(R"("gpus": {"count": )" + std::string(100000, '[') + std::string(100000, ']') + "}")),
+  EXPECT_EQ(manifest_problem(
+                manifest_with(R"("gpus": {"count": )" + std::string(100000, '[') + std::string(100000, ']') + "}")),
             "nested deeper than 64 levels; not a manifest");
-  EXPECT_EQ(problem_of(with(R"("gpus": {"count": 8, "count": 4})")),
+  EXPECT_EQ(manifest_problem(manifest_with(R"("gpus": {"count": 8, "count": 4})")),
             "key \"count\" appears twice in one object (line 1, column 62)");
-  EXPECT_EQ(problem_of("{\"schema\": ").rfind("not valid JSON: ", 0), 0u);
-  std::string p = problem_of(with(R"("\u001b[2J": 1)"));
+  EXPECT_EQ(manifest_problem("{\"schema\": ").rfind("not valid JSON: ", 0), 0u);
+  std::string p = manifest_problem(manifest_with(R"("\u001b[2J": 1)"));
   EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
 }
 
@@ -111,7 +114,7 @@ TEST(ManifestShape, InventoryOfAReportIsCheckedWithoutSchema) {
 // The cluster comparison: differences are CRITICAL, found values from
 // another machine reach the text only escaped.
 TEST(ClusterManifest, DifferencesAreCriticalAndEscaped) {
-  json want = parse_manifest(with(R"("driver": "550.90.07", "gpus": {"count": 8})"), kFile);
+  json want = parse_manifest(manifest_with(R"("driver": "550.90.07", "gpus": {"count": 8})"), kManifestFile);
   json inventory = {{"driver", "\x1b[2J\xc2\x9b"}, {"gpus", {{"count", 8}}}};
   auto found = compare_with_manifest(inventory, want);
   ASSERT_EQ(found.size(), 1u);

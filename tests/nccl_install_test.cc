@@ -13,10 +13,13 @@
 #include <memory>
 #include <thread>
 
+#include "nccl_versions.h"
+
 namespace gdrcheck {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::nccl_version;
 
 // The version block of nccl.h as NCCL's build writes it.
 std::string nccl_header(int major, int minor, int patch, int code) {
@@ -27,21 +30,17 @@ std::string nccl_header(int major, int minor, int patch, int code) {
          "(X) * 10000 + (Y) * 100 + (Z))\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
 }
 
-NcclVersion v(const char* text) {
-  return *NcclVersion::parse(text);
-}
-
 InstalledNccl library(const char* version, const std::string& path) {
-  return {v(version), path, NcclInstallKind::Library};
+  return {nccl_version(version), path, NcclInstallKind::Library};
 }
 InstalledNccl header(const char* version, const std::string& path) {
-  return {v(version), path, NcclInstallKind::Header};
+  return {nccl_version(version), path, NcclInstallKind::Header};
 }
 InstalledNccl wheel(const char* version, const std::string& path) {
-  return {v(version), path, NcclInstallKind::Wheel};
+  return {nccl_version(version), path, NcclInstallKind::Wheel};
 }
 InstalledNccl conda(const char* version, const std::string& path) {
-  return {v(version), path, NcclInstallKind::Conda};
+  return {nccl_version(version), path, NcclInstallKind::Conda};
 }
 
 // Runs the search on another thread so a search that blocks (on a FIFO)
@@ -102,7 +101,7 @@ TEST_F(NcclInstallTest, NgcPytorchContainer) {
   EXPECT_EQ(found, (std::vector<InstalledNccl>{library("2.21.5", "/usr/lib/x86_64-linux-gnu/libnccl.so.2.21.5"),
                                                header("2.21.5", "/usr/include/nccl.h"),
                                                wheel("2.21.5", site + "/nvidia/nccl/lib/libnccl.so.2")}));
-  EXPECT_EQ(installed_nccl_versions(found), std::vector<NcclVersion>{v("2.21.5")});
+  EXPECT_EQ(installed_nccl_versions(found), std::vector<NcclVersion>{nccl_version("2.21.5")});
 }
 
 TEST_F(NcclInstallTest, CondaBaseAndEnvironments) {
@@ -121,7 +120,8 @@ TEST_F(NcclInstallTest, CondaBaseAndEnvironments) {
                        wheel("2.20.5", site + "/nvidia_nccl_cu12-2.20.5.dist-info"),
                        conda("2.18.3", "/opt/conda/conda-meta/nccl-2.18.3.1-h6103f9b_0.json"),
                        conda("2.21.5", "/opt/conda/envs/train/conda-meta/nccl-2.21.5.1-h3a97aeb_1.json")}));
-  EXPECT_EQ(installed_nccl_versions(found), (std::vector<NcclVersion>{v("2.18.3"), v("2.20.5"), v("2.21.5")}));
+  EXPECT_EQ(installed_nccl_versions(found),
+            (std::vector<NcclVersion>{nccl_version("2.18.3"), nccl_version("2.20.5"), nccl_version("2.21.5")}));
 }
 
 TEST_F(NcclInstallTest, CudaToolkitInstallIsFoundOnceThroughItsLinks) {
@@ -211,18 +211,19 @@ TEST_F(NcclInstallTest, WheelVersionsFromNamesAndMetadata) {
 }
 
 TEST(ParseNcclHeader, VersionBlockAsNcclWritesIt) {
-  EXPECT_EQ(parse_nccl_header(nccl_header(2, 21, 5, 22105)), v("2.21.5"));
-  EXPECT_EQ(parse_nccl_header(nccl_header(2, 8, 4, 2804)), v("2.8.4"));  // the old code scheme
-  EXPECT_EQ(parse_nccl_header(nccl_header(2, 30, 7, 23007)), v("2.30.7"));
+  EXPECT_EQ(parse_nccl_header(nccl_header(2, 21, 5, 22105)), nccl_version("2.21.5"));
+  EXPECT_EQ(parse_nccl_header(nccl_header(2, 8, 4, 2804)), nccl_version("2.8.4"));  // the old code scheme
+  EXPECT_EQ(parse_nccl_header(nccl_header(2, 30, 7, 23007)), nccl_version("2.30.7"));
 }
 
 TEST(ParseNcclHeader, EitherPartMayStandAlone) {
-  EXPECT_EQ(parse_nccl_header("#define NCCL_VERSION_CODE 21903\n"), v("2.19.3"));
-  EXPECT_EQ(parse_nccl_header("#define NCCL_VERSION_CODE 2708\n"), v("2.7.8"));
-  EXPECT_EQ(parse_nccl_header("#define NCCL_MAJOR 2\n#define NCCL_MINOR 18\n#define NCCL_PATCH 6\n"), v("2.18.6"));
+  EXPECT_EQ(parse_nccl_header("#define NCCL_VERSION_CODE 21903\n"), nccl_version("2.19.3"));
+  EXPECT_EQ(parse_nccl_header("#define NCCL_VERSION_CODE 2708\n"), nccl_version("2.7.8"));
+  EXPECT_EQ(parse_nccl_header("#define NCCL_MAJOR 2\n#define NCCL_MINOR 18\n#define NCCL_PATCH 6\n"),
+            nccl_version("2.18.6"));
   EXPECT_EQ(parse_nccl_header("  #  define\tNCCL_MAJOR\t2 // major\r\n#define NCCL_MINOR 4 /* minor */\n"
                               "#define NCCL_PATCH 8"),
-            v("2.4.8"));
+            nccl_version("2.4.8"));
 }
 
 TEST(ParseNcclHeader, GarbageGivesNothing) {

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -23,11 +22,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string write(const std::string& name, const std::string& bytes) {
-  std::string path = testing::scratch_dir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
+using testing::scratch_file;
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -101,7 +96,7 @@ std::string through_pipeline(const std::string& path, NcclPipelineOptions option
 TEST(NcclLogPipeline, ReadsWhatOneThreadReads) {
   std::string text = corpus();
   ASSERT_GT(text.size(), 4u * kMaxLine);  // many batches
-  std::string path = write("corpus.log", text);
+  std::string path = scratch_file("corpus.log", text);
   std::string expected = without_memo(text);
   EXPECT_NE(expected.find("\"connections\""), std::string::npos);
   EXPECT_EQ(report_of(parse_nccl_log(text)), expected);
@@ -127,7 +122,7 @@ TEST(NcclLogPipeline, RepeatsAndDroppedConnections) {
     for (std::size_t i = 0; i < kNcclMaxConnections + 100; ++i)
       text += "h:1:1 [0] NCCL INFO Channel 00/0 : " + std::to_string(i) + "[0] -> 1[0] [send] via NET/IB/0" +
               (i % 3 ? "/GDRDMA" : "") + "\nh:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n";
-  std::string path = write("repeats.log", text);
+  std::string path = scratch_file("repeats.log", text);
   std::string expected = without_memo(text);
   EXPECT_EQ(through_pipeline(path, {}), expected);
   EXPECT_EQ(through_pipeline(path, {kMaxLine, 3}), expected);
@@ -147,7 +142,7 @@ TEST(NcclLogPipeline, RepeatedSocketLinesAreReadAgain) {
       "h:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 - Init COMPLETE\n";
   std::string text;
   for (int i = 0; i < 5; ++i) text += block;
-  std::string path = write("socket.log", text);
+  std::string path = scratch_file("socket.log", text);
   std::string expected = without_memo(text);
   EXPECT_EQ(report_of(parse_nccl_log(text)), expected);
   EXPECT_EQ(through_pipeline(path, {}), expected);
@@ -163,14 +158,14 @@ TEST(NcclLogPipeline, RepeatedSocketLinesAreReadAgain) {
 }
 
 TEST(NcclLogPipeline, EmptyAndOverlongLines) {
-  std::string path = write("empty.log", "");
+  std::string path = scratch_file("empty.log", "");
   LineSource empty(path);
   std::size_t n = 0;
   for_each_lexed_nccl_line(empty, [&](const NcclLexedLine&) { ++n; });
   EXPECT_EQ(n, 0u);
 
   std::string text = "a\n" + std::string(3 * kMaxLine, 'x') + "\nb";
-  LineSource src(write("long.log", text));
+  LineSource src(scratch_file("long.log", text));
   std::vector<std::size_t> sizes;
   for_each_lexed_nccl_line(src, [&](const NcclLexedLine& l) { sizes.push_back(l.line.size()); }, {kMaxLine, 2});
   EXPECT_EQ(sizes, (std::vector<std::size_t>{1, kMaxLine, 1}));
@@ -181,7 +176,7 @@ TEST(NcclLogPipeline, EmptyAndOverlongLines) {
 TEST(NcclLogPipeline, CallerExceptionStopsTheReader) {
   std::string text;
   for (int i = 0; i < 200000; ++i) text += "line " + std::to_string(i) + "\n";
-  LineSource src(write("many.log", text));
+  LineSource src(scratch_file("many.log", text));
   std::size_t n = 0;
   EXPECT_THROW(for_each_lexed_nccl_line(src,
                                         [&](const NcclLexedLine&) {

@@ -14,22 +14,24 @@
 #include <vector>
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
 using Lines = std::vector<std::size_t>;
+using testing::contains;
 
-std::string slurp(const std::string& name) {
+std::string nccl_log_text(const std::string& name) {
   return testing::read_test_data("nccl-logs/" + name);
 }
 
-NcclLogReport load(const std::string& name, std::optional<NcclVersion> assumed = std::nullopt) {
-  return parse_nccl_log(slurp(name), assumed);
+NcclLogReport load_nccl_log(const std::string& name, std::optional<NcclVersion> assumed = std::nullopt) {
+  return parse_nccl_log(nccl_log_text(name), assumed);
 }
 
 // Lines of the first reason with that code; {} when there is none.
-Lines lines_of(const NcclLogReport& r, std::string_view code) {
+Lines reason_lines(const NcclLogReport& r, std::string_view code) {
   const NcclReason* reason = r.reason(code);
   return reason ? reason->lines : Lines{};
 }
@@ -39,11 +41,7 @@ std::string message_of(const NcclLogReport& r, std::string_view code) {
   return reason ? reason->message : "<none>";
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string env(const NcclLogReport& r, std::string_view name) {
+std::string env_echo(const NcclLogReport& r, std::string_view name) {
   const NcclEnvEcho* e = r.env_value(name);
   return e ? e->value : "<none>";
 }
@@ -58,22 +56,22 @@ using Hosts = std::vector<std::string>;
 // ================================================================ real logs
 
 TEST(NcclLogRealLogs, AksGdrLevelSysAllGdr) {
-  auto r = load("aks-rdma-infiniband-36-gdr-level-sys.log");
+  auto r = load_nccl_log("aks-rdma-infiniband-36-gdr-level-sys.log");
   EXPECT_EQ(r.nccl_version, "");
   EXPECT_EQ(r.net_transport, "IB");
   EXPECT_EQ(r.net_connections, 7u);
   EXPECT_EQ(r.gdr_connections, 7u);
   EXPECT_EQ(r.verdict, GdrVerdict::Yes);
   EXPECT_EQ(r.hosts, Hosts{"leader-h2nng"});
-  EXPECT_EQ(lines_of(r, "gdr_forced"), (Lines{2, 3, 4, 5, 6}));
+  EXPECT_EQ(reason_lines(r, "gdr_forced"), (Lines{2, 3, 4, 5, 6}));
   EXPECT_EQ(r.reason("gdr_forced")->count, 8u);
-  EXPECT_EQ(env(r, "NCCL_NET_GDR_LEVEL"), "SYS");
+  EXPECT_EQ(env_echo(r, "NCCL_NET_GDR_LEVEL"), "SYS");
   EXPECT_EQ(r.env_value("NCCL_NET_GDR_LEVEL")->line, 2u);
   EXPECT_EQ(count_side(r, NetSide::Receive), 6u);
 }
 
 TEST(NcclLogRealLogs, Automodel229PluginLinesNoChannels) {
-  auto r = load("automodel-3032-2.29-net-plugin-assigned.log");
+  auto r = load_nccl_log("automodel-3032-2.29-net-plugin-assigned.log");
   EXPECT_EQ(r.net_transport, "IB");  // "Using network IB", line 8
   EXPECT_EQ(r.net_devices, (Hosts{"mlx5_0:1/IB", "mlx5_1:1/IB", "mlx5_2:1/IB", "mlx5_3:1/IB"}));
   EXPECT_EQ(r.ranks, 8);
@@ -83,7 +81,7 @@ TEST(NcclLogRealLogs, Automodel229PluginLinesNoChannels) {
 }
 
 TEST(NcclLogRealLogs, AwsOfiLibfabricSharedWithTimestampLines) {
-  auto r = load("aws-ofi-nccl-715-libfabric-shared-timestamps.log");
+  auto r = load_nccl_log("aws-ofi-nccl-715-libfabric-shared-timestamps.log");
   EXPECT_EQ(r.net_transport, "AWS Libfabric");
   EXPECT_EQ(r.net_connections, 4u);
   EXPECT_EQ(r.gdr_connections, 4u);
@@ -105,7 +103,7 @@ TEST(NcclLogRealLogs, AwsOfiLibfabricSharedWithTimestampLines) {
 }
 
 TEST(NcclLogRealLogs, PythonLoggingPrefixAndRingOrderLines) {
-  auto r = load("easydistill-4-python-logging-ring-order.log");
+  auto r = load_nccl_log("easydistill-4-python-logging-ring-order.log");
   EXPECT_EQ(r.records, 11u);
   EXPECT_EQ(r.hosts, Hosts{"g340-cd51-4900-b72a-d104-a9bf-df48"});
   // "Ring 00 : 7 -> 0 -> 1" is ring order, neither a connection nor a cut line.
@@ -116,32 +114,32 @@ TEST(NcclLogRealLogs, PythonLoggingPrefixAndRingOrderLines) {
 }
 
 TEST(NcclLogRealLogs, NcclTestsRoce218) {
-  auto r = load("nccl-1052-nccl-tests-roce-2.18.5.log");
+  auto r = load_nccl_log("nccl-1052-nccl-tests-roce-2.18.5.log");
   EXPECT_EQ(r.nccl_version, "2.18.5+cuda12.0");  // bare version line 6
   EXPECT_EQ(r.net_transport, "IB");
   EXPECT_EQ(r.net_devices, Hosts{"mlx5_4:1/RoCE"});
   EXPECT_EQ(r.ranks, 2);  // "... rank 0 nranks 2 ... Init COMPLETE", line 31
   EXPECT_EQ(r.hosts, (Hosts{"node2", "node4"}));
-  EXPECT_EQ(env(r, "NCCL_IB_GID_INDEX"), "3");
+  EXPECT_EQ(env_echo(r, "NCCL_IB_GID_INDEX"), "3");
   EXPECT_EQ(r.env_value("NCCL_IB_GID_INDEX")->line, 17u);
   EXPECT_TRUE(r.ring_summaries.empty());  // plain "Connected all rings" (2.18)
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
 }
 
 TEST(NcclLogRealLogs, SocketBecauseIbDisabled) {
-  auto r = load("nccl-1053-socket-ib-disabled-lo.log");
+  auto r = load_nccl_log("nccl-1053-socket-ib-disabled-lo.log");
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.socket_interfaces, Hosts{"lo:127.0.0.1<0>"});
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{3, 7}));
-  EXPECT_TRUE(has(message_of(r, "socket_fallback"), "NCCL_IB_DISABLE=1")) << message_of(r, "socket_fallback");
-  EXPECT_EQ(env(r, "NCCL_IB_DISABLE"), "1");
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{3, 7}));
+  EXPECT_TRUE(contains(message_of(r, "socket_fallback"), "NCCL_IB_DISABLE=1")) << message_of(r, "socket_fallback");
+  EXPECT_EQ(env_echo(r, "NCCL_IB_DISABLE"), "1");
   // "NET/Socket : GPU Direct RDMA Disabled for HCA 0 'lo'" is no module problem.
   EXPECT_EQ(r.reason("gdr_disabled_no_module"), nullptr);
 }
 
 TEST(NcclLogRealLogs, H20AllGdr) {
-  auto r = load("nccl-1189-h20-ib-gdrdma.log");
+  auto r = load_nccl_log("nccl-1189-h20-ib-gdrdma.log");
   EXPECT_EQ(r.net_connections, 9u);
   EXPECT_EQ(r.gdr_connections, 9u);
   EXPECT_EQ(r.intra_node_lines, 5u);
@@ -151,18 +149,18 @@ TEST(NcclLogRealLogs, H20AllGdr) {
 }
 
 TEST(NcclLogRealLogs, VllmSoftRoceWarning) {
-  auto r = load("nccl-1297-vllm-rxe-softroce.log");
+  auto r = load_nccl_log("nccl-1297-vllm-rxe-softroce.log");
   EXPECT_EQ(r.nccl_version, "2.20.5+cuda12.4");
   EXPECT_EQ(r.net_devices, Hosts{"rxe0:1/RoCE"});
   EXPECT_EQ(r.net_transport, "IB");
-  EXPECT_EQ(lines_of(r, "nccl_warn"), Lines{14});
-  EXPECT_EQ(env(r, "NCCL_IB_HCA"), "rxe0");
+  EXPECT_EQ(reason_lines(r, "nccl_warn"), Lines{14});
+  EXPECT_EQ(env_echo(r, "NCCL_IB_HCA"), "rxe0");
   EXPECT_EQ(r.hosts, Hosts{"master"});
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
 }
 
 TEST(NcclLogRealLogs, IbWithoutGdr16Ranks) {
-  auto r = load("nccl-1412-ib-no-gdr-init-complete.log");
+  auto r = load_nccl_log("nccl-1412-ib-no-gdr-init-complete.log");
   EXPECT_EQ(r.net_transport, "IB");
   EXPECT_EQ(r.net_connections, 4u);
   EXPECT_EQ(r.gdr_connections, 0u);
@@ -182,7 +180,7 @@ TEST(NcclLogRealLogs, IbWithoutGdr16Ranks) {
 }
 
 TEST(NcclLogRealLogs, RankTagPrefixIbext) {
-  auto r = load("nccl-1453-rank-tag-ibext-v8-gdrdma.log");
+  auto r = load_nccl_log("nccl-1453-rank-tag-ibext-v8-gdrdma.log");
   EXPECT_EQ(r.net_transport, "IBext_v8");
   EXPECT_EQ(r.net_connections, 12u);
   EXPECT_EQ(r.gdr_connections, 12u);
@@ -192,7 +190,7 @@ TEST(NcclLogRealLogs, RankTagPrefixIbext) {
 }
 
 TEST(NcclLogRealLogs, GluedWritersOldNccl) {
-  auto r = load("nccl-147-glued-writers.log");
+  auto r = load_nccl_log("nccl-147-glued-writers.log");
   // Line 6 holds two records; line 8 ("comm 0x... rank 2 nranks 8") none.
   EXPECT_EQ(r.lines, 17u);
   EXPECT_EQ(r.records, 17u);
@@ -204,60 +202,60 @@ TEST(NcclLogRealLogs, GluedWritersOldNccl) {
 }
 
 TEST(NcclLogRealLogs, HcaDisabledWithoutChannelsIsNo) {
-  auto r = load("nccl-1537-roce-gdr-disabled-hca.log");
+  auto r = load_nccl_log("nccl-1537-roce-gdr-disabled-hca.log");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "gdr_disabled_no_module"), (Lines{5, 6}));
+  EXPECT_EQ(reason_lines(r, "gdr_disabled_no_module"), (Lines{5, 6}));
   EXPECT_EQ(r.net_devices, (Hosts{"mlx5_0:1/RoCE", "mlx5_1:1/RoCE"}));
   EXPECT_EQ(r.ranks, 16);
   EXPECT_EQ(r.net_transport, "IB");
 }
 
 TEST(NcclLogRealLogs, IntraNodeOnlyIsUnknown) {
-  auto r = load("nccl-1538-p2p-cumem-only.log");
+  auto r = load_nccl_log("nccl-1538-p2p-cumem-only.log");
   EXPECT_EQ(r.intra_node_lines, 11u);
   EXPECT_EQ(r.net_connections, 0u);
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
-  EXPECT_TRUE(has(r.verdict_why, "intra-node"));
+  EXPECT_TRUE(contains(r.verdict_why, "intra-node"));
   EXPECT_EQ(r.hosts, Hosts{"job-3bb823c0-6d27-4312-8094-1c5910bf9b51-worker-0"});
 }
 
 TEST(NcclLogRealLogs, DistanceDisabledNeedsTheVersion) {
   // The post's pip list names nvidia-nccl-cu12==2.21.5; the log has no version line.
-  auto r = load("nccl-1657-distance-disabled-2.21.log", NcclVersion{2, 21, 5});
+  auto r = load_nccl_log("nccl-1657-distance-disabled-2.21.log", NcclVersion{2, 21, 5});
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "gdr_distance"), Lines{5});
-  EXPECT_TRUE(has(message_of(r, "gdr_distance"), "6 (PHB) > 4 (PXB)")) << message_of(r, "gdr_distance");
-  auto unversioned = load("nccl-1657-distance-disabled-2.21.log");
-  EXPECT_TRUE(has(message_of(unversioned, "gdr_distance"), "depend on the NCCL version"));
+  EXPECT_EQ(reason_lines(r, "gdr_distance"), Lines{5});
+  EXPECT_TRUE(contains(message_of(r, "gdr_distance"), "6 (PHB) > 4 (PXB)")) << message_of(r, "gdr_distance");
+  auto unversioned = load_nccl_log("nccl-1657-distance-disabled-2.21.log");
+  EXPECT_TRUE(contains(message_of(unversioned, "gdr_distance"), "depend on the NCCL version"));
 }
 
 TEST(NcclLogRealLogs, PeermemRenameDisablesGdr) {
-  auto r = load("nccl-1676-dgx-peermem-rename.log");
+  auto r = load_nccl_log("nccl-1676-dgx-peermem-rename.log");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "gdr_disabled_no_module"), (Lines{1, 2, 3, 4}));
+  EXPECT_EQ(reason_lines(r, "gdr_disabled_no_module"), (Lines{1, 2, 3, 4}));
   EXPECT_EQ(r.hosts, Hosts{"learn01"});
 }
 
 TEST(NcclLogRealLogs, NoLibibverbsMeansSocket) {
-  auto r = load("nccl-1680-2.25-no-libibverbs-socket.log");
+  auto r = load_nccl_log("nccl-1680-2.25-no-libibverbs-socket.log");
   EXPECT_EQ(r.nccl_version, "2.25.1+cuda12.8");  // INFO form, line 3
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), Lines{16});
-  EXPECT_TRUE(has(message_of(r, "socket_fallback"), "libibverbs"));
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), Lines{16});
+  EXPECT_TRUE(contains(message_of(r, "socket_fallback"), "libibverbs"));
   EXPECT_EQ(r.hosts, Hosts{"ada6000-02"});
 }
 
 TEST(NcclLogRealLogs, MarkdownQuotedWarnings) {
-  auto r = load("nccl-1710-markdown-quoted-warn.log");
+  auto r = load_nccl_log("nccl-1710-markdown-quoted-warn.log");
   EXPECT_EQ(r.hosts, (Hosts{"node023", "node201"}));
-  EXPECT_EQ(lines_of(r, "net_error"), (Lines{1, 3, 5, 7}));
+  EXPECT_EQ(reason_lines(r, "net_error"), (Lines{1, 3, 5, 7}));
   EXPECT_EQ(r.reason("acs_hint"), nullptr);  // status=9, not a protection error
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
 }
 
 TEST(NcclLogRealLogs, OpenMpiPrefixAndGluedNcclTestsRow) {
-  auto r = load("nccl-1713-openmpi-glued-nccl-tests.log");
+  auto r = load_nccl_log("nccl-1713-openmpi-glued-nccl-tests.log");
   // Line 4 glues an nccl-tests row ("... -1") to a host name.
   EXPECT_EQ(r.hosts, (Hosts{"aiplatform-wlf2-ge78-70", "aiplatform-wlf2-ge78-72"}));
   EXPECT_EQ(r.net_connections, 6u);
@@ -271,7 +269,7 @@ TEST(NcclLogRealLogs, OpenMpiPrefixAndGluedNcclTestsRow) {
 }
 
 TEST(NcclLogRealLogs, Nccl23PerDeviceLines) {
-  auto r = load("nccl-179-v2.3.7-ib-devices.log");
+  auto r = load_nccl_log("nccl-179-v2.3.7-ib-devices.log");
   EXPECT_EQ(r.nccl_version, "2.3.7+cuda9.0");
   EXPECT_EQ(r.net_transport, "IB");
   EXPECT_EQ(r.net_devices, (Hosts{"mlx5_1:1/IB", "mlx5_3:1/IB", "mlx5_0:1/IB", "mlx5_2:1/IB"}));
@@ -279,7 +277,7 @@ TEST(NcclLogRealLogs, Nccl23PerDeviceLines) {
 }
 
 TEST(NcclLogRealLogs, IbextWithoutGdr) {
-  auto r = load("nccl-1814-ibext-v8-no-gdr.log");
+  auto r = load_nccl_log("nccl-1814-ibext-v8-no-gdr.log");
   EXPECT_EQ(r.net_transport, "IBext_v8");
   EXPECT_EQ(r.net_connections, 25u);
   EXPECT_EQ(r.gdr_connections, 0u);
@@ -290,7 +288,7 @@ TEST(NcclLogRealLogs, IbextWithoutGdr) {
 }
 
 TEST(NcclLogRealLogs, ThirtyFourRoceDevicesEmptyOob) {
-  auto r = load("nccl-224-openmpi-34-roce-devices.log");
+  auto r = load_nccl_log("nccl-224-openmpi-34-roce-devices.log");
   ASSERT_EQ(r.net_devices.size(), 34u);
   EXPECT_EQ(r.net_devices.front(), "mlx5_18:1/RoCE");
   EXPECT_EQ(r.net_devices.back(), "mlx5_26:1/RoCE");
@@ -299,7 +297,7 @@ TEST(NcclLogRealLogs, ThirtyFourRoceDevicesEmptyOob) {
 }
 
 TEST(NcclLogRealLogs, Ec2RingFormatOverSocket) {
-  auto r = load("nccl-226-aws-ring-socket.log");
+  auto r = load_nccl_log("nccl-226-aws-ring-socket.log");
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.net_connections, 15u);
   EXPECT_EQ(r.gdr_connections, 0u);
@@ -310,21 +308,21 @@ TEST(NcclLogRealLogs, Ec2RingFormatOverSocket) {
   EXPECT_EQ(c.from_rank, 43);
   EXPECT_EQ(c.to_rank, 44);
   EXPECT_EQ(c.net, "Socket");
-  EXPECT_EQ(lines_of(r, "socket_fallback").front(), 1u);
-  EXPECT_TRUE(has(message_of(r, "socket_fallback"), "NET/IB : No device found."));
+  EXPECT_EQ(reason_lines(r, "socket_fallback").front(), 1u);
+  EXPECT_TRUE(contains(message_of(r, "socket_fallback"), "NET/IB : No device found."));
 }
 
 TEST(NcclLogRealLogs, OpenMpiBareVersionLine) {
-  auto r = load("nccl-300-openmpi-prefix-socket-lo.log");
+  auto r = load_nccl_log("nccl-300-openmpi-prefix-socket-lo.log");
   EXPECT_EQ(r.nccl_version, "2.5.6+cuda10.2");  // "[1,0]<stdout>:NCCL version ..."
   EXPECT_EQ(r.hosts, Hosts{"5873af64cf59"});
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{3, 8, 12}));
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{3, 8, 12}));
 }
 
 TEST(NcclLogRealLogs, MpiRankPrefix256) {
-  auto r = load("nccl-302-mpi-rank-prefix-2.5.6.log");
+  auto r = load_nccl_log("nccl-302-mpi-rank-prefix-2.5.6.log");
   EXPECT_EQ(r.hosts, Hosts{"crow-ib-new-nccl-256-info-19"});
   EXPECT_EQ(r.net_devices.size(), 5u);
   EXPECT_EQ(r.net_devices[3], "mlx5_2:1/RoCE");
@@ -334,18 +332,18 @@ TEST(NcclLogRealLogs, MpiRankPrefix256) {
 }
 
 TEST(NcclLogRealLogs, Nccl24SocketAndSharedMemory) {
-  auto r = load("nccl-367-ring-socket-shm.log");
+  auto r = load_nccl_log("nccl-367-ring-socket-shm.log");
   EXPECT_EQ(r.net_transport, "Socket");
   ASSERT_EQ(r.net_connections, 1u);
   EXPECT_EQ(r.connections[0].line, 14u);
   EXPECT_EQ(r.connections[0].from_rank, 15);
   EXPECT_EQ(r.intra_node_lines, 2u);  // "via direct shared memory"
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(env(r, "NCCL_NSOCKS_PERTHREAD"), "8");
+  EXPECT_EQ(env_echo(r, "NCCL_NSOCKS_PERTHREAD"), "8");
 }
 
 TEST(NcclLogRealLogs, NumberedLinesWithoutHost) {
-  auto r = load("nccl-385-numbered-lines-ring-gdrdma.log");
+  auto r = load_nccl_log("nccl-385-numbered-lines-ring-gdrdma.log");
   EXPECT_TRUE(r.hosts.empty());
   EXPECT_EQ(r.net_connections, 2u);
   EXPECT_EQ(r.gdr_connections, 2u);
@@ -356,7 +354,7 @@ TEST(NcclLogRealLogs, NumberedLinesWithoutHost) {
 }
 
 TEST(NcclLogRealLogs, NoHostPrefix257) {
-  auto r = load("nccl-392-no-host-2.5.7-partial-gdr.log");
+  auto r = load_nccl_log("nccl-392-no-host-2.5.7-partial-gdr.log");
   EXPECT_EQ(r.nccl_version, "2.5.7+cuda10.0");
   EXPECT_TRUE(r.hosts.empty());
   EXPECT_EQ(r.net_devices, Hosts{"mlx5_0:1/RoCE"});
@@ -366,7 +364,7 @@ TEST(NcclLogRealLogs, NoHostPrefix257) {
 }
 
 TEST(NcclLogRealLogs, Ec2LibfabricGdr) {
-  auto r = load("nccl-527-ec2-libfabric-gdrdma-2.9.9.log");
+  auto r = load_nccl_log("nccl-527-ec2-libfabric-gdrdma-2.9.9.log");
   EXPECT_EQ(r.net_transport, "AWS Libfabric");
   EXPECT_EQ(r.net_connections, 5u);
   EXPECT_EQ(r.gdr_connections, 5u);
@@ -376,7 +374,7 @@ TEST(NcclLogRealLogs, Ec2LibfabricGdr) {
 }
 
 TEST(NcclLogRealLogs, Nccl27ChannelFormat) {
-  auto r = load("nccl-687-channel-hex-gdrdma-connected-rings.log");
+  auto r = load_nccl_log("nccl-687-channel-hex-gdrdma-connected-rings.log");
   EXPECT_EQ(r.net_connections, 4u);
   EXPECT_EQ(r.gdr_connections, 4u);
   EXPECT_EQ(count_side(r, NetSide::Send), 4u);
@@ -386,19 +384,19 @@ TEST(NcclLogRealLogs, Nccl27ChannelFormat) {
 }
 
 TEST(NcclLogRealLogs, A100Nccl276AllGdr) {
-  auto r = load("nccl-707-a100-channel-hex-gdrdma.log");
+  auto r = load_nccl_log("nccl-707-a100-channel-hex-gdrdma.log");
   EXPECT_EQ(r.nccl_version, "2.7.6+cuda11.1");
   EXPECT_EQ(r.net_devices.size(), 9u);
   EXPECT_EQ(r.net_connections, 12u);
   EXPECT_EQ(r.gdr_connections, 12u);
   EXPECT_EQ(r.verdict, GdrVerdict::Yes);
-  EXPECT_EQ(env(r, "NCCL_P2P_LEVEL"), "LOC");
+  EXPECT_EQ(env_echo(r, "NCCL_P2P_LEVEL"), "LOC");
   EXPECT_EQ(r.env_value("NCCL_P2P_LEVEL")->line, 13u);
   EXPECT_EQ(r.hosts, Hosts{"10-90-43-152"});
 }
 
 TEST(NcclLogRealLogs, MaskedHostNames) {
-  auto r = load("nccl-875-masked-host-2.10.3.log");
+  auto r = load_nccl_log("nccl-875-masked-host-2.10.3.log");
   EXPECT_TRUE(r.hosts.empty());  // "xxx-xxx-xxx-xxx"
   EXPECT_EQ(r.nccl_version, "2.10.3+cuda11.3");
   EXPECT_EQ(r.net_devices, Hosts{"mlx5_0:1/IB"});
@@ -406,35 +404,35 @@ TEST(NcclLogRealLogs, MaskedHostNames) {
 }
 
 TEST(NcclLogRealLogs, NoModuleOldFormatAndDuplicates) {
-  auto r = load("nccl-899-no-module-channel-hex.log");
+  auto r = load_nccl_log("nccl-899-no-module-channel-hex.log");
   EXPECT_EQ(r.net_connections, 7u);  // 11 lines, 4 repeated
   EXPECT_EQ(r.gdr_connections, 0u);
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "gdr_disabled_no_module"), (Lines{1, 2, 3}));
-  EXPECT_TRUE(has(message_of(r, "gdr_disabled_no_module"), "peer-memory module"));
+  EXPECT_EQ(reason_lines(r, "gdr_disabled_no_module"), (Lines{1, 2, 3}));
+  EXPECT_TRUE(contains(message_of(r, "gdr_disabled_no_module"), "peer-memory module"));
   EXPECT_EQ(r.hosts, (Hosts{"21346d5cefce", "6a5a91752e39"}));
 }
 
 TEST(NcclLogRealLogs, CompletionError4HintsAcs) {
-  auto r = load("nccl-928-warn-error4-acs.log");
-  EXPECT_EQ(lines_of(r, "acs_hint"), (Lines{1, 6, 11}));
+  auto r = load_nccl_log("nccl-928-warn-error4-acs.log");
+  EXPECT_EQ(reason_lines(r, "acs_hint"), (Lines{1, 6, 11}));
   EXPECT_EQ(r.hosts, (Hosts{"H100-1", "H100-2", "H100-5"}));
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
 }
 
 TEST(NcclLogRealLogs, AngleBracketHostSocketChannels) {
-  auto r = load("nccl-952-masked-host-ibext-socket.log");
+  auto r = load_nccl_log("nccl-952-masked-host-ibext-socket.log");
   EXPECT_TRUE(r.hosts.empty());  // "<cluster_name>"
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.net_connections, 2u);
   EXPECT_EQ(r.connections[0].dev, 3);
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{27, 28}));
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{27, 28}));
   EXPECT_EQ(r.intra_node_lines, 14u);
 }
 
 TEST(NcclLogRealLogs, EmptyHostRingSummaryGdr0) {
-  auto r = load("nccl-mesh-plugin-56-empty-host-no-gdr.log");
+  auto r = load_nccl_log("nccl-mesh-plugin-56-empty-host-no-gdr.log");
   EXPECT_TRUE(r.hosts.empty());
   EXPECT_EQ(r.net_connections, 16u);
   EXPECT_EQ(r.gdr_connections, 0u);
@@ -448,7 +446,7 @@ TEST(NcclLogRealLogs, EmptyHostRingSummaryGdr0) {
 }
 
 TEST(NcclLogRealLogs, NcclTestsPosterReplacedAddresses) {
-  auto r = load("nccl-tests-133-2.10.3-masked-ip.log");
+  auto r = load_nccl_log("nccl-tests-133-2.10.3-masked-ip.log");
   EXPECT_EQ(r.nccl_version, "2.10.3+cuda11.0");
   EXPECT_EQ(r.hosts, (Hosts{"nodea", "nodeb"}));
   EXPECT_EQ(r.net_devices, Hosts{"mlx5_6:1/RoCE"});
@@ -456,14 +454,14 @@ TEST(NcclLogRealLogs, NcclTestsPosterReplacedAddresses) {
 }
 
 TEST(NcclLogRealLogs, PluginNotFoundOnly) {
-  auto r = load("nccl-tests-188-plugin-not-found.log");
+  auto r = load_nccl_log("nccl-tests-188-plugin-not-found.log");
   EXPECT_EQ(r.hosts, Hosts{"user"});
   EXPECT_EQ(r.net_transport, "");
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
 }
 
 TEST(NcclLogRealLogs, CodeFenceGluedToFirstLine) {
-  auto r = load("nccl-tests-224-gdrdma-shared.log");
+  auto r = load_nccl_log("nccl-tests-224-gdrdma-shared.log");
   EXPECT_EQ(r.hosts, Hosts{"lambda-server-1"});
   EXPECT_EQ(r.net_connections, 10u);
   EXPECT_EQ(r.gdr_connections, 10u);
@@ -472,10 +470,10 @@ TEST(NcclLogRealLogs, CodeFenceGluedToFirstLine) {
 }
 
 TEST(NcclLogRealLogs, OfiPluginDisablesGdr) {
-  auto r = load("nccl-tests-245-ofi-no-host-prefix.log");
+  auto r = load_nccl_log("nccl-tests-245-ofi-no-host-prefix.log");
   EXPECT_TRUE(r.hosts.empty());
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "gdr_disabled_plugin"), (Lines{1, 3}));
+  EXPECT_EQ(reason_lines(r, "gdr_disabled_plugin"), (Lines{1, 3}));
   EXPECT_EQ(r.ranks, 2);
   // The OFI plugin's lines say it was loaded, not that NCCL used it: the
   // network stays unknown, and the module is named.
@@ -484,7 +482,7 @@ TEST(NcclLogRealLogs, OfiPluginDisablesGdr) {
 }
 
 TEST(NcclLogRealLogs, Nccl247DistanceInOldScale) {
-  auto r = load("nv-peer-memory-56-v2.4.7-distance-disabled.log");
+  auto r = load_nccl_log("nv-peer-memory-56-v2.4.7-distance-disabled.log");
   EXPECT_EQ(r.nccl_version, "2.4.7+cuda10.0");
   EXPECT_EQ(r.hosts, (Hosts{"master_node", "secondary_node"}));
   EXPECT_EQ(r.net_transport, "IB");
@@ -493,8 +491,8 @@ TEST(NcclLogRealLogs, Nccl247DistanceInOldScale) {
   EXPECT_EQ(r.net_connections, 4u);
   EXPECT_EQ(r.gdr_connections, 0u);
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "gdr_distance").front(), 19u);
-  EXPECT_TRUE(has(message_of(r, "gdr_distance"), "3 (NODE) >= 2 (PHB)")) << message_of(r, "gdr_distance");
+  EXPECT_EQ(reason_lines(r, "gdr_distance").front(), 19u);
+  EXPECT_TRUE(contains(message_of(r, "gdr_distance"), "3 (NODE) >= 2 (PHB)")) << message_of(r, "gdr_distance");
   const auto& c = r.connections.front();  // "Ring 00 : 6 -> 2 [receive] via NET/IB/0"
   EXPECT_EQ(c.line, 20u);
   EXPECT_EQ(c.from_rank, 6);
@@ -503,52 +501,52 @@ TEST(NcclLogRealLogs, Nccl247DistanceInOldScale) {
 }
 
 TEST(NcclLogRealLogs, NoIbDeviceSocketChannels) {
-  auto r = load("oneflow-3586-no-ib-device-socket.log");
+  auto r = load_nccl_log("oneflow-3586-no-ib-device-socket.log");
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.net_connections, 2u);
   EXPECT_EQ(r.connections[0].dev, 1);
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{4, 6, 10, 11}));
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{4, 6, 10, 11}));
   EXPECT_EQ(r.hosts, Hosts{"worker"});
 }
 
 TEST(NcclLogRealLogs, RayPrefixAndCommSuffix) {
-  auto r = load("ray-59778-ray-prefix-comm-suffix.log");
+  auto r = load_nccl_log("ray-59778-ray-prefix-comm-suffix.log");
   EXPECT_EQ(r.hosts, (Hosts{"k8s17", "k8s19"}));
   EXPECT_EQ(r.ranks, 32);  // "... comm 0x5609976f9470 nRanks 32"
   EXPECT_EQ(r.intra_node_lines, 1u);
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
-  EXPECT_EQ(env(r, "NCCL_MIN_P2P_NCHANNELS"), "16");
+  EXPECT_EQ(env_echo(r, "NCCL_MIN_P2P_NCHANNELS"), "16");
 }
 
 TEST(NcclLogRealLogs, RcclVersionBlock) {
-  auto r = load("rccl-1454-rccl-version-warn-path.log");
+  auto r = load_nccl_log("rccl-1454-rccl-version-warn-path.log");
   EXPECT_TRUE(r.rccl);
   EXPECT_EQ(r.nccl_version, "2.21.5-main:a29a210+");
-  EXPECT_EQ(lines_of(r, "nccl_warn"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "nccl_warn"), Lines{1});
   EXPECT_EQ(r.hosts, Hosts{"UVOSLinux"});
 }
 
 TEST(NcclLogRealLogs, RcclWithoutLibibverbs) {
-  auto r = load("rccl-tests-163-rccl-no-libibverbs-socket.log");
+  auto r = load_nccl_log("rccl-tests-163-rccl-no-libibverbs-socket.log");
   EXPECT_TRUE(r.rccl);
   EXPECT_EQ(r.nccl_version, "2.21.5-HEAD:9a0e6a1");
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{14, 17}));
-  EXPECT_TRUE(has(message_of(r, "socket_fallback"), "libibverbs"));
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{14, 17}));
+  EXPECT_TRUE(contains(message_of(r, "socket_fallback"), "libibverbs"));
 }
 
 TEST(NcclLogRealLogs, Rccl230TimestampedWarn) {
-  auto r = load("rocm-build-6074-rccl-2.30-timestamp-warn.log");
+  auto r = load_nccl_log("rocm-build-6074-rccl-2.30-timestamp-warn.log");
   EXPECT_TRUE(r.rccl);
   EXPECT_EQ(r.nccl_version, "2.30.4-HEAD:2b22ab0");
-  EXPECT_EQ(lines_of(r, "nccl_warn"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "nccl_warn"), Lines{1});
   EXPECT_EQ(r.hosts, Hosts{"a88286dd3b8f"});
 }
 
 TEST(NcclLogRealLogs, RayWorkerGdr) {
-  auto r = load("vllm-15100-ray-ib-gdrdma.log");
+  auto r = load_nccl_log("vllm-15100-ray-ib-gdrdma.log");
   // Line 2 lost the host's first letter in the paste; kept as printed.
   EXPECT_EQ(r.hosts, (Hosts{"deepseek-v2-5-0", "eepseek-v2-5-0"}));
   EXPECT_EQ(r.net_connections, 2u);
@@ -558,7 +556,7 @@ TEST(NcclLogRealLogs, RayWorkerGdr) {
 }
 
 TEST(NcclLogRealLogs, RayAnsiDebrisMaskedHost) {
-  auto r = load("vllm-2734-ray-ansi-masked-ibext.log");
+  auto r = load_nccl_log("vllm-2734-ray-ansi-masked-ibext.log");
   EXPECT_TRUE(r.hosts.empty());  // "[pod-name]"
   EXPECT_EQ(r.records, 9u);
   EXPECT_EQ(r.intra_node_lines, 5u);
@@ -566,18 +564,18 @@ TEST(NcclLogRealLogs, RayAnsiDebrisMaskedHost) {
 }
 
 TEST(NcclLogRealLogs, LineCutByAnotherWriter) {
-  auto r = load("vllm-9329-cut-line-no-libibverbs.log");
+  auto r = load_nccl_log("vllm-9329-cut-line-no-libibverbs.log");
   EXPECT_EQ(r.cut_lines, 1u);  // "Channel 11/0 : 0[0] ->" + next writer
   EXPECT_EQ(r.records, 15u);
   EXPECT_EQ(r.hosts, Hosts{"3837134f4773"});
   EXPECT_EQ(r.intra_node_lines, 6u);
   EXPECT_EQ(r.net_transport, "Socket");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
-  EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{10, 13}));
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{10, 13}));
 }
 
 TEST(NcclLogRealLogs, DmabufCapableButChannelsWithoutGdr) {
-  auto r = load("vllm-dgx-spark-1-nested-ray-dmabuf-ibext-v10.log");
+  auto r = load_nccl_log("vllm-dgx-spark-1-nested-ray-dmabuf-ibext-v10.log");
   EXPECT_EQ(r.net_transport, "IBext_v10");
   EXPECT_EQ(r.net_connections, 2u);
   EXPECT_EQ(r.gdr_connections, 0u);
@@ -588,7 +586,7 @@ TEST(NcclLogRealLogs, DmabufCapableButChannelsWithoutGdr) {
 // ================================================================ synthetic
 
 TEST(NcclLogSynthetic, LaunchersPartialPxn) {
-  auto r = load("synthetic-launchers-partial-pxn.log");
+  auto r = load_nccl_log("synthetic-launchers-partial-pxn.log");
   EXPECT_EQ(r.nccl_version, "2.21.5+cuda12.4");
   EXPECT_EQ(r.versions.size(), 1u);
   EXPECT_EQ(r.hosts, (Hosts{"gpu-a", "gpu-b"}));
@@ -598,10 +596,10 @@ TEST(NcclLogSynthetic, LaunchersPartialPxn) {
   EXPECT_EQ(r.net_connections, 4u);
   EXPECT_EQ(r.gdr_connections, 3u);
   EXPECT_EQ(r.verdict, GdrVerdict::Partial);
-  EXPECT_EQ(lines_of(r, "partial_nodes"), Lines{9});
-  EXPECT_TRUE(has(message_of(r, "partial_nodes"), "hosts gpu-b"));
-  EXPECT_EQ(lines_of(r, "gdr_distance"), Lines{6});
-  EXPECT_TRUE(has(message_of(r, "gdr_distance"), "6 (PHB) > 4 (PXB) in NCCL 2.21.5"));
+  EXPECT_EQ(reason_lines(r, "partial_nodes"), Lines{9});
+  EXPECT_TRUE(contains(message_of(r, "partial_nodes"), "hosts gpu-b"));
+  EXPECT_EQ(reason_lines(r, "gdr_distance"), Lines{6});
+  EXPECT_TRUE(contains(message_of(r, "gdr_distance"), "6 (PHB) > 4 (PXB) in NCCL 2.21.5"));
   ASSERT_EQ(r.connections.size(), 4u);
   EXPECT_EQ(r.connections[1].proxy_rank, 8);
   EXPECT_EQ(r.connections[1].host, "gpu-a");
@@ -643,8 +641,8 @@ TEST(NcclLogLineForms, WarnPrefixWithFileAndFunction) {
       "n1:1:2 [3] transport/net_ib/common.cc:88 (printIbWcStatusHint) NCCL WARN NET/IB: IBV_WC_LOC_PROT_ERR seen\n"
       "[2024-05-01 10:00:00] n2:1:2 [0] misc/socket.cc:50 NCCL WARN NET/IB : something else\n");
   EXPECT_EQ(r.hosts, (Hosts{"n1", "n2"}));
-  EXPECT_EQ(lines_of(r, "acs_hint"), Lines{1});
-  EXPECT_EQ(lines_of(r, "net_error"), Lines{2});
+  EXPECT_EQ(reason_lines(r, "acs_hint"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "net_error"), Lines{2});
 }
 
 TEST(NcclLogLineForms, GluedRecordsAreSplit) {
@@ -845,8 +843,8 @@ TEST(NcclLogVerdict, SomeGdrIsPartialAndNamesTheHosts) {
       "c:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 8[0] [receive] via NET/IB/1\n");
   EXPECT_EQ(r.verdict, GdrVerdict::Partial);
   EXPECT_EQ(r.gdr_connections, 1u);
-  EXPECT_EQ(lines_of(r, "partial_nodes"), (Lines{2, 3}));
-  EXPECT_TRUE(has(message_of(r, "partial_nodes"), "hosts b, c")) << message_of(r, "partial_nodes");
+  EXPECT_EQ(reason_lines(r, "partial_nodes"), (Lines{2, 3}));
+  EXPECT_TRUE(contains(message_of(r, "partial_nodes"), "hosts b, c")) << message_of(r, "partial_nodes");
 }
 
 TEST(NcclLogVerdict, PartialWithoutHostsNamesRanks) {
@@ -854,7 +852,7 @@ TEST(NcclLogVerdict, PartialWithoutHostsNamesRanks) {
       "[0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
       "[0] NCCL INFO Channel 00/0 : 3[0] -> 8[0] [send] via NET/IB/0\n");
   EXPECT_EQ(r.verdict, GdrVerdict::Partial);
-  EXPECT_TRUE(has(message_of(r, "partial_nodes"), "ranks 3"));
+  EXPECT_TRUE(contains(message_of(r, "partial_nodes"), "ranks 3"));
 }
 
 TEST(NcclLogVerdict, NoGdrIsNo) {
@@ -887,7 +885,7 @@ TEST(NcclLogVerdict, EnabledStatementsAloneAreUnknown) {
       "a:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'\n"
       "a:1:2 [0] NCCL INFO GPU Direct RDMA Enabled for GPU 1b000 / HCA 0 (distance 3 <= 4), read 1\n");
   EXPECT_EQ(r.verdict, GdrVerdict::Unknown);
-  EXPECT_TRUE(has(r.verdict_why, "capability"));
+  EXPECT_TRUE(contains(r.verdict_why, "capability"));
 }
 
 TEST(NcclLogVerdict, MixedStatementsWithoutChannelsArePartial) {
@@ -902,14 +900,14 @@ TEST(NcclLogVerdict, ChannelsOutrankStatements) {
       "a:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 1 'mlx5_1'\n"
       "a:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n");
   EXPECT_EQ(r.verdict, GdrVerdict::Yes);
-  EXPECT_EQ(lines_of(r, "gdr_disabled_no_module"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "gdr_disabled_no_module"), Lines{1});
 }
 
 TEST(NcclLogVerdict, SocketNetworkIsNo) {
   auto r = parse_nccl_log("a:1:2 [0] NCCL INFO Using network Socket\n");
   EXPECT_EQ(r.verdict, GdrVerdict::No);
   EXPECT_EQ(r.net_transport, "Socket");
-  EXPECT_EQ(lines_of(r, "socket_fallback"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "socket_fallback"), Lines{1});
 }
 
 TEST(NcclLogVerdict, NothingIsUnknown) {
@@ -958,9 +956,9 @@ TEST(NcclLogDistance, TranslatedWithTheVersionInForce) {
   for (const auto& reason : r.reasons)
     if (reason.code == "gdr_distance") messages.push_back(reason.message);
   ASSERT_EQ(messages.size(), 3u);
-  EXPECT_TRUE(has(messages[0], "7 (PHB) > 5 (PXB) in NCCL 2.26.6")) << messages[0];
-  EXPECT_TRUE(has(messages[1], "8 (PHB) > 5 (PXB) in NCCL 2.27.7")) << messages[1];
-  EXPECT_TRUE(has(messages[2], "9 (SYS) > 6 (P2C)")) << messages[2];
+  EXPECT_TRUE(contains(messages[0], "7 (PHB) > 5 (PXB) in NCCL 2.26.6")) << messages[0];
+  EXPECT_TRUE(contains(messages[1], "8 (PHB) > 5 (PXB) in NCCL 2.27.7")) << messages[1];
+  EXPECT_TRUE(contains(messages[2], "9 (SYS) > 6 (P2C)")) << messages[2];
 }
 
 TEST(NcclLogDistance, LogVersionWinsOverAssumed) {
@@ -968,14 +966,14 @@ TEST(NcclLogDistance, LogVersionWinsOverAssumed) {
       "NCCL version 2.12.12+cuda11.6\n"
       "a:1:2 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 1b000 / HCA 0 (distance 6 > 4)\n",
       NcclVersion{2, 27, 5});
-  EXPECT_TRUE(has(message_of(r, "gdr_distance"), "6 (PHB) > 4 (PXB) in NCCL 2.12.12"));
+  EXPECT_TRUE(contains(message_of(r, "gdr_distance"), "6 (PHB) > 4 (PXB) in NCCL 2.12.12"));
 }
 
 TEST(NcclLogDistance, Old24LineFormat) {
   auto r = parse_nccl_log(
       "NCCL version 2.4.8+cuda10.1\n"
       "m:1:2 [2] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 2[2] / HCA 0 (distance 4 >= 2)\n");
-  EXPECT_TRUE(has(message_of(r, "gdr_distance"), "4 (SYS) >= 2 (PHB)"));
+  EXPECT_TRUE(contains(message_of(r, "gdr_distance"), "4 (SYS) >= 2 (PHB)"));
 }
 
 // ================================================================= reasons
@@ -991,8 +989,8 @@ TEST(NcclLogReasons, SocketFallbackCauses) {
         Case{"NCCL_NET set by environment to Socket", "NCCL_NET=Socket"}}) {
     auto r = parse_nccl_log("a:1:2 [0] NCCL INFO " + c.line + "\na:1:2 [0] NCCL INFO Using network Socket\n");
     EXPECT_EQ(r.verdict, GdrVerdict::No) << c.line;
-    EXPECT_TRUE(has(message_of(r, "socket_fallback"), c.cause)) << message_of(r, "socket_fallback");
-    EXPECT_EQ(lines_of(r, "socket_fallback"), (Lines{1, 2})) << c.line;
+    EXPECT_TRUE(contains(message_of(r, "socket_fallback"), c.cause)) << message_of(r, "socket_fallback");
+    EXPECT_EQ(reason_lines(r, "socket_fallback"), (Lines{1, 2})) << c.line;
   }
 }
 
@@ -1011,7 +1009,7 @@ TEST(NcclLogReasons, SendSideWithoutGdr) {
       "a:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0\n"
       "a:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] [send] via NET/IB/0\n");
   EXPECT_EQ(r.verdict, GdrVerdict::Partial);
-  EXPECT_EQ(lines_of(r, "send_side_no_gdr"), (Lines{2, 3}));
+  EXPECT_EQ(reason_lines(r, "send_side_no_gdr"), (Lines{2, 3}));
   EXPECT_EQ(r.reason("send_side_no_gdr")->count, 2u);
 }
 
@@ -1022,9 +1020,9 @@ TEST(NcclLogReasons, HcaEnabledButConnectionsWithoutGdr) {
   auto r = parse_nccl_log(testing::read_test_data("nccl-logs/vllm-dgx-spark-1-nested-ray-dmabuf-ibext-v10.log"));
   EXPECT_EQ(r.verdict, GdrVerdict::No);
   ASSERT_NE(r.reason("gdr_enabled_unused"), nullptr);
-  EXPECT_EQ(lines_of(r, "gdr_enabled_unused"), (Lines{2, 6}));
-  EXPECT_TRUE(has(message_of(r, "gdr_enabled_unused"), "(DMA-BUF) enabled for 2 HCA"));
-  EXPECT_TRUE(has(message_of(r, "gdr_enabled_unused"), "NCCL_NET_GDR_LEVEL"));
+  EXPECT_EQ(reason_lines(r, "gdr_enabled_unused"), (Lines{2, 6}));
+  EXPECT_TRUE(contains(message_of(r, "gdr_enabled_unused"), "(DMA-BUF) enabled for 2 HCA"));
+  EXPECT_TRUE(contains(message_of(r, "gdr_enabled_unused"), "NCCL_NET_GDR_LEVEL"));
   // Every connection on GDRDMA: nothing to explain.
   auto used = parse_nccl_log(
       "a:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'\n"
@@ -1044,17 +1042,17 @@ TEST(NcclLogReasons, IbCompletionErrorsOfEachFormat) {
       "opcode=IBV_WC_SEND(0) vendor_err=129 hca mlx5_0\n");
   const NcclReason* retry = r.reason("ib_completion_error");
   ASSERT_NE(retry, nullptr);
-  EXPECT_TRUE(has(retry->message, "IB completion error 12 (transport retry counter exceeded)")) << retry->message;
-  EXPECT_TRUE(has(retry->message, "NCCL_IB_TIMEOUT"));
+  EXPECT_TRUE(contains(retry->message, "IB completion error 12 (transport retry counter exceeded)")) << retry->message;
+  EXPECT_TRUE(contains(retry->message, "NCCL_IB_TIMEOUT"));
   std::size_t twelve = 0, five = 0;
   for (const auto& x : r.reasons) {
-    twelve += x.code == "ib_completion_error" && has(x.message, "error 12") ? x.count : 0;
-    five += x.code == "ib_completion_error" && has(x.message, "error 5") ? x.count : 0;
+    twelve += x.code == "ib_completion_error" && contains(x.message, "error 12") ? x.count : 0;
+    five += x.code == "ib_completion_error" && contains(x.message, "error 5") ? x.count : 0;
   }
   EXPECT_EQ(twelve, 2u);
   EXPECT_EQ(five, 1u);
   // The real one of NVIDIA/nccl#928: status 4 with the ACS hint too.
-  auto acs = parse_nccl_log(slurp("nccl-928-warn-error4-acs.log"));
+  auto acs = parse_nccl_log(nccl_log_text("nccl-928-warn-error4-acs.log"));
   ASSERT_NE(acs.reason("ib_completion_error"), nullptr);
   EXPECT_EQ(acs.reason("ib_completion_error")->count, 3u);
   EXPECT_NE(acs.reason("acs_hint"), nullptr);
@@ -1063,16 +1061,16 @@ TEST(NcclLogReasons, IbCompletionErrorsOfEachFormat) {
 
 TEST(NcclLogReasons, GdrLevelEnvironment) {
   auto forced = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to SYS\n");
-  EXPECT_EQ(lines_of(forced, "gdr_forced"), Lines{1});
+  EXPECT_EQ(reason_lines(forced, "gdr_forced"), Lines{1});
   auto legacy = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to 5.\n");
-  EXPECT_EQ(lines_of(legacy, "gdr_forced"), Lines{1});
-  EXPECT_EQ(env(legacy, "NCCL_NET_GDR_LEVEL"), "5");
+  EXPECT_EQ(reason_lines(legacy, "gdr_forced"), Lines{1});
+  EXPECT_EQ(env_echo(legacy, "NCCL_NET_GDR_LEVEL"), "5");
   auto limit = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PIX\n");
-  EXPECT_EQ(lines_of(limit, "gdr_level_env"), Lines{1});
+  EXPECT_EQ(reason_lines(limit, "gdr_level_env"), Lines{1});
   auto off = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to 0.\n");
-  EXPECT_EQ(lines_of(off, "gdr_disabled_env"), Lines{1});
+  EXPECT_EQ(reason_lines(off, "gdr_disabled_env"), Lines{1});
   auto read = parse_nccl_log("a:1:2 [0] NCCL INFO NCCL_NET_GDR_READ set by environment to 0.\n");
-  EXPECT_EQ(lines_of(read, "gdr_read_disabled"), Lines{1});
+  EXPECT_EQ(reason_lines(read, "gdr_read_disabled"), Lines{1});
 }
 
 TEST(NcclLogReasons, EnvEchoes) {
@@ -1082,12 +1080,12 @@ TEST(NcclLogReasons, EnvEchoes) {
       "a:1:2 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\n"
       "a:1:3 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\n");
   ASSERT_EQ(r.env.size(), 3u);
-  EXPECT_EQ(env(r, "NCCL_IB_HCA"), "mlx5_0,mlx5_1");
-  EXPECT_EQ(env(r, "NCCL_SOCKET_IFNAME"), "eth0.");  // only integers lose the period
-  EXPECT_EQ(env(r, "NCCL_IB_TIMEOUT"), "22");
+  EXPECT_EQ(env_echo(r, "NCCL_IB_HCA"), "mlx5_0,mlx5_1");
+  EXPECT_EQ(env_echo(r, "NCCL_SOCKET_IFNAME"), "eth0.");  // only integers lose the period
+  EXPECT_EQ(env_echo(r, "NCCL_IB_TIMEOUT"), "22");
   const NcclReason* timeout = nullptr;
   for (const auto& reason : r.reasons)
-    if (reason.code == "env" && has(reason.message, "NCCL_IB_TIMEOUT")) timeout = &reason;
+    if (reason.code == "env" && contains(reason.message, "NCCL_IB_TIMEOUT")) timeout = &reason;
   ASSERT_NE(timeout, nullptr);
   EXPECT_EQ(timeout->lines, (Lines{3, 4}));
 }
@@ -1097,16 +1095,16 @@ TEST(NcclLogReasons, AcsHintForms) {
                         "NET/IB : Got completion with error 4, opcode 1, len 21938, vendor err 81",
                         "NET/IB : IBV_WC_LOC_PROT_ERR: check ACS", "NET/IB: local protection error"}) {
     auto r = parse_nccl_log("a:1:2 [0] transport/net_ib.cc:1 NCCL WARN " + w + "\n");
-    EXPECT_EQ(lines_of(r, "acs_hint"), Lines{1}) << w;
+    EXPECT_EQ(reason_lines(r, "acs_hint"), Lines{1}) << w;
   }
   auto other = parse_nccl_log("a:1:2 [0] net_ib.cc:1 NCCL WARN NET/IB : Got completion with status=12 opcode=1\n");
   EXPECT_EQ(other.reason("acs_hint"), nullptr);
-  EXPECT_EQ(lines_of(other, "net_error"), Lines{1});
+  EXPECT_EQ(reason_lines(other, "net_error"), Lines{1});
 }
 
 TEST(NcclLogReasons, RoceGid) {
   auto r = parse_nccl_log("a:1:2 [0] net_ib.cc:1 NCCL WARN NET/IB : Unable to find GID index 3 for mlx5_0\n");
-  EXPECT_EQ(lines_of(r, "roce_gid"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "roce_gid"), Lines{1});
   // "localGid"/"remoteGids" in completion errors are not GID problems.
   auto c = parse_nccl_log(
       "a:1:2 [0] net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer x with status=12 localGid ::1 "
@@ -1168,9 +1166,9 @@ TEST(NcclLogBounded, ManyHostsEnvAndVersionsStayBounded) {
 // ================================================================ detection
 
 TEST(NcclLogDetect, RecognisesLogs) {
-  EXPECT_TRUE(looks_like_nccl_log(slurp("nccl-1189-h20-ib-gdrdma.log")));
-  EXPECT_TRUE(looks_like_nccl_log(slurp("nccl-tests-245-ofi-no-host-prefix.log")));
-  EXPECT_TRUE(looks_like_nccl_log(slurp("nccl-1710-markdown-quoted-warn.log")));
+  EXPECT_TRUE(looks_like_nccl_log(nccl_log_text("nccl-1189-h20-ib-gdrdma.log")));
+  EXPECT_TRUE(looks_like_nccl_log(nccl_log_text("nccl-tests-245-ofi-no-host-prefix.log")));
+  EXPECT_TRUE(looks_like_nccl_log(nccl_log_text("nccl-1710-markdown-quoted-warn.log")));
   EXPECT_TRUE(looks_like_nccl_log("some output\nNCCL version 2.18.5+cuda12.0\n"));
   EXPECT_TRUE(looks_like_nccl_log("RCCL version : 2.21.5-HEAD:9a0e6a1\n"));
 }
@@ -1235,7 +1233,7 @@ TEST(NcclLogStripped, CompletionErrorWithoutPrefixCountsOnce) {
   for (const auto& reason : r.reasons)
     if (reason.code == "ib_completion_error") errors += reason.count;
   EXPECT_EQ(errors, 2u);
-  EXPECT_EQ(lines_of(r, "acs_hint"), Lines{1});
+  EXPECT_EQ(reason_lines(r, "acs_hint"), Lines{1});
 }
 
 // The built-in transport can use DMA-BUF, the plugin in use says Disabled
@@ -1263,7 +1261,7 @@ TEST(NcclLogWarnings, FailedVerbsCallsAreNamed) {
   for (const auto& reason : r.reasons)
     if (reason.code == "ib_verbs_failed") calls.push_back(reason.message.substr(0, reason.message.find(" call")));
   EXPECT_EQ(calls, (std::vector<std::string>{"NCCL's ibv_create_qp", "NCCL's ibv_create_cq"}));
-  EXPECT_EQ(lines_of(r, "dmabuf_registration_failed"), Lines{3});
+  EXPECT_EQ(reason_lines(r, "dmabuf_registration_failed"), Lines{3});
   EXPECT_EQ(r.reason("nccl_warn"), nullptr);
   for (const auto& reason : r.reasons) EXPECT_EQ(reason.message.find('`'), std::string::npos) << reason.message;
 }
@@ -1301,7 +1299,7 @@ TEST(NcclLogRobust, RandomBytesNeverCrash) {
 // NIC rates: the real topology dump of nccl-1053 (line 13, "+ NET[1.2] -
 // NET/0 (0/0/1.250000)" on host axa: lo at the 10 Gb/s default of line 8).
 TEST(NcclLogSpeeds, TopologyDumpOfARealLog) {
-  auto r = load("nccl-1053-socket-ib-disabled-lo.log");
+  auto r = load_nccl_log("nccl-1053-socket-ib-disabled-lo.log");
   ASSERT_EQ(r.net_device_speeds.size(), 1u);
   const auto& d = r.net_device_speeds[0];
   EXPECT_EQ(d.name, "NET/0");
@@ -1315,7 +1313,7 @@ TEST(NcclLogSpeeds, TopologyDumpOfARealLog) {
 TEST(NcclLogSpeeds, NoneWhenTheLogPrintsNone) {
   for (const char* name :
        {"nccl-1189-h20-ib-gdrdma.log", "nccl-179-v2.3.7-ib-devices.log", "nccl-147-glued-writers.log"})
-    EXPECT_TRUE(load(name).net_device_speeds.empty()) << name;
+    EXPECT_TRUE(load_nccl_log(name).net_device_speeds.empty()) << name;
 }
 
 TEST(NcclLogSpeeds, OnePerHostAndName) {

@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "nccl_versions.h"
+
 namespace gdrcheck {
 namespace {
 
-NcclVersion ver(const char* v) {
-  return *NcclVersion::parse(v);
-}
+using testing::nccl_version;
 
 // NICs NIC0.. at 0000:<bus>:00.<fn>.
 Topology nics(std::vector<std::pair<int, int>> bus_fn) {
@@ -43,7 +43,7 @@ std::vector<std::string> names(const NcclNetList& l) {
 TEST(NcclNets, ActiveIbAndRocePortsAreOffered) {
   Topology t = nics({{0x18, 0}, {0x29, 0}});
   auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0"), port("NIC1", "mlx5_1", "ACTIVE", "Ethernet")}, {},
-                     ver("2.30.7"));
+                     nccl_version("2.30.7"));
   EXPECT_EQ(names(l), (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
   EXPECT_TRUE(l.left_out.empty());
 }
@@ -52,7 +52,7 @@ TEST(NcclNets, PortsThatAreNotActiveAreSkippedWithTheReason) {
   Topology t = nics({{0x18, 0}, {0x29, 0}, {0x3a, 0}});
   auto l =
       nccl_nets(t, std::vector{port("NIC0", "mlx5_0", "DOWN"), port("NIC1", "mlx5_1", "INIT"), port("NIC2", "mlx5_2")},
-                {}, ver("2.18.6"));
+                {}, nccl_version("2.18.6"));
   EXPECT_EQ(names(l), (std::vector<std::string>{"mlx5_2"}));
   EXPECT_EQ(l.left_out.at("NIC0"), "mlx5_0 port 1 DOWN: NCCL skips ports that are not ACTIVE");
   EXPECT_NE(l.left_out.at("NIC1").find("INIT"), std::string::npos);
@@ -60,7 +60,8 @@ TEST(NcclNets, PortsThatAreNotActiveAreSkippedWithTheReason) {
 
 TEST(NcclNets, NoUverbsMeansIbverbsListsNothing) {
   Topology t = nics({{0x18, 0}});
-  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0", "ACTIVE", "InfiniBand", Tri::No)}, {}, ver("2.30.7"));
+  auto l =
+      nccl_nets(t, std::vector{port("NIC0", "mlx5_0", "ACTIVE", "InfiniBand", Tri::No)}, {}, nccl_version("2.30.7"));
   EXPECT_TRUE(l.nets.empty());
   EXPECT_NE(l.left_out.at("NIC0").find("ib_uverbs not loaded"), std::string::npos);
 }
@@ -69,14 +70,14 @@ TEST(NcclNets, NoUverbsMeansIbverbsListsNothing) {
 // the aws-ofi-nccl plugin instead).
 TEST(NcclNets, OtherLinkLayersAreNotTheIbTransports) {
   Topology t = nics({{0x18, 0}});
-  auto l = nccl_nets(t, std::vector{port("NIC0", "rdmap16s27", "ACTIVE", "Unspecified")}, {}, ver("2.30.7"));
+  auto l = nccl_nets(t, std::vector{port("NIC0", "rdmap16s27", "ACTIVE", "Unspecified")}, {}, nccl_version("2.30.7"));
   EXPECT_TRUE(l.nets.empty());
   EXPECT_NE(l.left_out.at("NIC0").find("only InfiniBand and Ethernet"), std::string::npos);
 }
 
 TEST(NcclNets, UnreadableStateIsAssumedUsableAndSaid) {
   Topology t = nics({{0x18, 0}});
-  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0", "", "", Tri::Unknown)}, {}, ver("2.30.7"));
+  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0", "", "", Tri::Unknown)}, {}, nccl_version("2.30.7"));
   ASSERT_EQ(l.nets.size(), 1u);
   EXPECT_FALSE(l.nets[0].facts_known);
   ASSERT_FALSE(l.rules.empty());
@@ -86,7 +87,7 @@ TEST(NcclNets, UnreadableStateIsAssumedUsableAndSaid) {
 TEST(NcclNets, WithoutPortFactsEveryRdmaNicIsAssumedActive) {
   Topology t = nics({{0x18, 0}, {0x29, 0}});
   t.endpoints[1].rdma_device = false;
-  auto l = nccl_nets(t, std::nullopt, {}, ver("2.30.7"));
+  auto l = nccl_nets(t, std::nullopt, {}, nccl_version("2.30.7"));
   EXPECT_EQ(names(l), (std::vector<std::string>{"mlx5_0"}));
   EXPECT_NE(l.rules.front().find("port states not known"), std::string::npos);
 }
@@ -94,7 +95,7 @@ TEST(NcclNets, WithoutPortFactsEveryRdmaNicIsAssumedActive) {
 TEST(NcclNets, IbHcaFiltersAfterTheStateChecks) {
   Topology t = nics({{0x18, 0}, {0x29, 0}});
   NcclSettings st = merge_nccl_settings({{{"NCCL_IB_HCA", "=mlx5_1", "--env"}}});
-  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0"), port("NIC1", "mlx5_1")}, st, ver("2.30.7"));
+  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0"), port("NIC1", "mlx5_1")}, st, nccl_version("2.30.7"));
   EXPECT_EQ(names(l), (std::vector<std::string>{"mlx5_1"}));
   EXPECT_NE(l.left_out.at("NIC0").find("not selected by NCCL_IB_HCA==mlx5_1"), std::string::npos);
 }
@@ -104,37 +105,37 @@ TEST(NcclNets, PortsOfOneAdapterFuseFrom2203) {
   Topology t = nics({{0x18, 0}, {0x18, 1}});
   std::vector ports{port("NIC0", "mlx5_0", "ACTIVE", "InfiniBand", Tri::Yes, 200),
                     port("NIC1", "mlx5_1", "ACTIVE", "InfiniBand", Tri::Yes, 200)};
-  EXPECT_EQ(names(nccl_nets(t, ports, {}, ver("2.19.4"))), (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
-  auto fused = nccl_nets(t, ports, {}, ver("2.20.5"));
+  EXPECT_EQ(names(nccl_nets(t, ports, {}, nccl_version("2.19.4"))), (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
+  auto fused = nccl_nets(t, ports, {}, nccl_version("2.20.5"));
   ASSERT_EQ(names(fused), (std::vector<std::string>{"mlx5_0+mlx5_1"}));
   EXPECT_DOUBLE_EQ(fused.nets[0].gbps, 400);
-  EXPECT_EQ(names(nccl_nets(t, ports, {}, ver("2.30.7"))), (std::vector<std::string>{"mlx5_0+mlx5_1"}));
+  EXPECT_EQ(names(nccl_nets(t, ports, {}, nccl_version("2.30.7"))), (std::vector<std::string>{"mlx5_0+mlx5_1"}));
 }
 
 TEST(NcclNets, MergingTurnedOffBySettings) {
   Topology t = nics({{0x18, 0}, {0x18, 1}});
   std::vector ports{port("NIC0", "mlx5_0"), port("NIC1", "mlx5_1")};
   auto off = merge_nccl_settings({{{"NCCL_IB_MERGE_NICS", "0", "--env"}}});
-  EXPECT_EQ(nccl_nets(t, ports, off, ver("2.21.5")).nets.size(), 2u);
+  EXPECT_EQ(nccl_nets(t, ports, off, nccl_version("2.21.5")).nets.size(), 2u);
   auto loc = merge_nccl_settings({{{"NCCL_NET_MERGE_LEVEL", "LOC", "--env"}}});
-  EXPECT_EQ(nccl_nets(t, ports, loc, ver("2.26.6")).nets.size(), 2u);
+  EXPECT_EQ(nccl_nets(t, ports, loc, nccl_version("2.26.6")).nets.size(), 2u);
   auto dump = merge_nccl_settings({{{"NCCL_TOPO_DUMP_FILE", "/tmp/t.xml", "--env"}}});
-  EXPECT_EQ(nccl_nets(t, ports, dump, ver("2.26.6")).nets.size(), 2u);
-  EXPECT_EQ(nccl_nets(t, ports, dump, ver("2.21.5")).nets.size(), 1u);  // the dump rule came with 2.24.3
+  EXPECT_EQ(nccl_nets(t, ports, dump, nccl_version("2.26.6")).nets.size(), 2u);
+  EXPECT_EQ(nccl_nets(t, ports, dump, nccl_version("2.21.5")).nets.size(), 1u);  // the dump rule came with 2.24.3
 }
 
 // ncclIbInit@v2.22.3-1: single- and multi-port adapters together → no merging.
 TEST(NcclNets, MixedAdaptersStaySeparateIn2223To2234) {
   Topology t = nics({{0x18, 0}, {0x18, 1}, {0x29, 0}});
   std::vector ports{port("NIC0", "mlx5_0"), port("NIC1", "mlx5_1"), port("NIC2", "mlx5_2")};
-  EXPECT_EQ(nccl_nets(t, ports, {}, ver("2.23.4")).nets.size(), 3u);
-  EXPECT_EQ(nccl_nets(t, ports, {}, ver("2.21.5")).nets.size(), 2u);
-  EXPECT_EQ(nccl_nets(t, ports, {}, ver("2.24.3")).nets.size(), 2u);
+  EXPECT_EQ(nccl_nets(t, ports, {}, nccl_version("2.23.4")).nets.size(), 3u);
+  EXPECT_EQ(nccl_nets(t, ports, {}, nccl_version("2.21.5")).nets.size(), 2u);
+  EXPECT_EQ(nccl_nets(t, ports, {}, nccl_version("2.24.3")).nets.size(), 2u);
 }
 
 TEST(NcclNets, HostileDeviceNamesArePrintedSafely) {
   Topology t = nics({{0x18, 0}});
-  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0\x1b[31m", "DOWN")}, {}, ver("2.30.7"));
+  auto l = nccl_nets(t, std::vector{port("NIC0", "mlx5_0\x1b[31m", "DOWN")}, {}, nccl_version("2.30.7"));
   EXPECT_EQ(l.left_out.at("NIC0").find('\x1b'), std::string::npos);
   EXPECT_NE(l.left_out.at("NIC0").find("\\x1b"), std::string::npos);
 }

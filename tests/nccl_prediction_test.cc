@@ -25,7 +25,7 @@ NodeOptions for_nccl(const char* version) {
   return o;
 }
 
-HostReadOptions env(std::vector<std::pair<std::string, std::string>> values) {
+HostReadOptions env_options(std::vector<std::pair<std::string, std::string>> values) {
   HostReadOptions o;
   for (auto& [n, v] : values) o.environment.push_back({n, v, "--env"});
   return o;
@@ -75,7 +75,7 @@ TEST(NcclPrediction, MissingOwnNicUsesAPeersNicThroughPxn) {
 }
 
 TEST(NcclPrediction, PxnOffBySettingStagesThroughTheCpu) {
-  auto c = check(node_root("dgx-h100", {"port-down"}), env({{"NCCL_PXN_DISABLE", "1"}}));
+  auto c = check(node_root("dgx-h100", {"port-down"}), env_options({{"NCCL_PXN_DISABLE", "1"}}));
   const GdrPrediction& g0 = prediction(c.report, "GPU0");
   EXPECT_TRUE(g0.pxn_peer.empty());
   EXPECT_EQ(g0.recv, Tri::No) << rules(g0);
@@ -115,10 +115,11 @@ TEST(NcclPrediction, ExplicitVersionWinsOverTheInstalledOne) {
 
 TEST(NcclPrediction, OlderWheelThatWouldStageIsAWarning) {
   // peermem-new-stack without DMA-BUF: 2.30.7 uses GDR, a 2.22 wheel would not.
-  auto c = check(node_root("dgx-h100", {"peermem-new-stack"}), env({{"NCCL_DMABUF_ENABLE", "0"}}), for_nccl("2.30.7"));
+  auto c = check(node_root("dgx-h100", {"peermem-new-stack"}), env_options({{"NCCL_DMABUF_ENABLE", "0"}}),
+                 for_nccl("2.30.7"));
   EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes);
-  auto old =
-      check(node_root("dgx-h100", {"peermem-new-stack"}), env({{"NCCL_DMABUF_ENABLE", "0"}}), for_nccl("2.22.3"));
+  auto old = check(node_root("dgx-h100", {"peermem-new-stack"}), env_options({{"NCCL_DMABUF_ENABLE", "0"}}),
+                   for_nccl("2.22.3"));
   EXPECT_EQ(pair(old.report, "GPU0").gdr_recv, GdrUse::No);
 }
 
@@ -202,7 +203,7 @@ TEST(NcclPrediction, AwsOfiPluginIsNamedAndUnknown) {
   EXPECT_TRUE(has_rule(g0, "net plugin aws-ofi-nccl")) << rules(g0);
   EXPECT_EQ(pair(c.report, "GPU0").status, Status::Unknown);
   // NCCL_NET=IB skips the plugin by name: the IB transport (no EFA port) decides.
-  auto ib = check(node_root("aws-p5", {"ofi-plugin"}), env({{"NCCL_NET", "IB"}}));
+  auto ib = check(node_root("aws-p5", {"ofi-plugin"}), env_options({{"NCCL_NET", "IB"}}));
   EXPECT_EQ(prediction(ib.report, "GPU0").recv, Tri::No);
 }
 
@@ -224,7 +225,7 @@ TEST(NcclPrediction, CrlfConfKeepsTheCrBefore2303) {
 
 // Removes the config of the bridge above GPU0's switch port; hwloc then
 // leaves that bridge out of the tree. Returns the bridge's address.
-std::string drop_gpu0_bridge(const std::string& root) {
+std::string break_gpu0_bridge(const std::string& root) {
   Topology t = read_sysfs_topology(Root(root));
   std::vector<int> chain = t.bridge_chain(t.find("GPU0")->node);
   std::string bridge = t.nodes[chain[chain.size() - 2]].address->str();
@@ -244,9 +245,9 @@ TEST(NcclPrediction, ProvenPathNamesNoPathCause) {
 // send anyone to move cards under one switch. With PXN on and off.
 TEST(NcclPrediction, UnprovenPathIsTheCauseNotTheDistance) {
   std::string root = testing::fresh_node_root("dgx-h100");
-  std::string bridge = drop_gpu0_bridge(root);
+  std::string bridge = break_gpu0_bridge(root);
   for (const char* pxn_disable : {"0", "1"}) {
-    auto c = check(root, env({{"NCCL_PXN_DISABLE", pxn_disable}}));
+    auto c = check(root, env_options({{"NCCL_PXN_DISABLE", pxn_disable}}));
     const Finding* f = find(c.report, "nccl", "GPU0");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->status, Status::Unknown) << pxn_disable << ": " << f->summary;
@@ -270,8 +271,8 @@ TEST(NcclPrediction, UnprovenPathIsTheCauseNotTheDistance) {
 // said, with its own fix.
 TEST(NcclPrediction, LocLevelStillDecidesOnAnUnprovenPath) {
   std::string root = testing::fresh_node_root("dgx-h100");
-  drop_gpu0_bridge(root);
-  auto c = check(root, env({{"NCCL_NET_GDR_LEVEL", "LOC"}}));
+  break_gpu0_bridge(root);
+  auto c = check(root, env_options({{"NCCL_NET_GDR_LEVEL", "LOC"}}));
   const Finding* f = find(c.report, "nccl", "GPU0");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->status, Status::Critical) << f->summary;

@@ -12,7 +12,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string read(const std::string& rel) {
+std::string test_file_text(const std::string& rel) {
   std::ifstream in(std::string(GDRCHECK_TEST_DATA) + "/" + rel);
   std::stringstream s;
   s << in.rdbuf();
@@ -31,7 +31,7 @@ TEST(NcclRankMap, BusIdIsNcclsIntegerForm) {
 // 2.29 (automodel #3032): "[Rank 5] ncclCommInitRankConfig comm ... rank 5
 // nranks 8 cudaDev 5 nvmlDev 5 busId 97000 ... - Init START".
 TEST(NcclRankMap, InitLinesOfRecentReleases) {
-  NcclRankMap m = parse_nccl_log(read("nccl-logs/automodel-3032-2.29-net-plugin-assigned.log")).rank_map;
+  NcclRankMap m = parse_nccl_log(test_file_text("nccl-logs/automodel-3032-2.29-net-plugin-assigned.log")).rank_map;
   const NcclRankPlace* p = m.place("node-0", 5);
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->cuda_dev, 5);
@@ -45,7 +45,7 @@ TEST(NcclRankMap, InitLinesOfRecentReleases) {
 // 2.21.5 with the HPC-X plugin (nccl #1737): one process, its device list
 // with SHARP and RoCE suffixes, and busId 19000.
 TEST(NcclRankMap, DeviceListByIndexAndTheRanksGpu) {
-  NcclRankMap m = read_nccl_rank_map(read("pairs/nccl-1737-h100-6nic-ibext-sharp-no-channels/nccl.log"));
+  NcclRankMap m = read_nccl_rank_map(test_file_text("pairs/nccl-1737-h100-6nic-ibext-sharp-no-channels/nccl.log"));
   const NcclNetDeviceList* l = m.devices_of("gh-3714u06");
   ASSERT_NE(l, nullptr);
   EXPECT_EQ(l->net, "IB");

@@ -12,16 +12,19 @@
 #include <string>
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& name) {
+using testing::has_note;
+
+std::string nccl_tests_output(const std::string& name) {
   return testing::read_test_data("nccl-tests/" + name);
 }
 
-NcclTestsReport load(const std::string& name) {
-  return parse_nccl_tests(slurp(name));
+NcclTestsReport load_nccl_tests(const std::string& name) {
+  return parse_nccl_tests(nccl_tests_output(name));
 }
 
 // A copy of the only run of a report (so it outlives the report); fails
@@ -29,12 +32,6 @@ NcclTestsReport load(const std::string& name) {
 NcclTestsRun only_run(const NcclTestsReport& r) {
   EXPECT_EQ(r.runs.size(), 1u);
   return r.runs.empty() ? NcclTestsRun{} : r.runs.front();
-}
-
-bool has_note(const NcclTestsRun& run, const std::string& part) {
-  for (const auto& n : run.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
 }
 
 const NcclTestsRow* row_of(const NcclTestsRun& run, uint64_t size) {
@@ -52,7 +49,7 @@ std::string param(const NcclTestsRun& run, const std::string& key) {
 // ---------------------------------------------------------- real outputs
 
 TEST(NcclTestsReal, EksEfaMpiTagPrefixAndInfoLines) {
-  auto report = load("eks-efa-all-reduce-mpi-tag-info.txt");
+  auto report = load_nccl_tests("eks-efa-all-reduce-mpi-tag-info.txt");
   const auto& run = only_run(report);
   EXPECT_EQ(report.info_lines, 47u);  // grep -c 'NCCL INFO'
   EXPECT_EQ(run.rows.size(), 31u);    // 0, 0, 4 .. 1073741824
@@ -99,7 +96,7 @@ TEST(NcclTestsReal, EksEfaMpiTagPrefixAndInfoLines) {
 }
 
 TEST(NcclTestsReal, NcclEbpfVersionLineAndTagOutput) {
-  auto report = load("nccl-ebpf-all-reduce-2.18-tag-output.txt");
+  auto report = load_nccl_tests("nccl-ebpf-all-reduce-2.18-tag-output.txt");
   const auto& run = only_run(report);
   EXPECT_EQ(run.tool, "nccl-tests");
   EXPECT_EQ(run.version_line, "# nccl-tests version 2.18.0 nccl-headers=22907 nccl-library=22907");
@@ -122,7 +119,7 @@ TEST(NcclTestsReal, NcclEbpfVersionLineAndTagOutput) {
 }
 
 TEST(NcclTestsReal, AlibabaRcclTestsAlltoallInPlaceUnchecked) {
-  const auto& run = only_run(load("alibaba-rccl-tests-alltoall-mi355x.txt"));
+  const auto& run = only_run(load_nccl_tests("alibaba-rccl-tests-alltoall-mi355x.txt"));
   EXPECT_EQ(run.tool, "rccl-tests");
   EXPECT_EQ(run.test_name, "alltoall_perf");
   EXPECT_EQ(run.rows.size(), 25u);
@@ -148,7 +145,7 @@ TEST(NcclTestsReal, AlibabaRcclTestsAlltoallInPlaceUnchecked) {
 }
 
 TEST(NcclTestsReal, Issue355RowCutByCudaFailure) {
-  const auto& run = only_run(load("nccl-tests-355-alltoall-cuda-failure.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-355-alltoall-cuda-failure.txt"));
   EXPECT_EQ(run.test_name, "alltoall_perf");
   EXPECT_EQ(run.version_line.rfind("# nccl-tests version 2.17.6", 0), 0u);
   EXPECT_EQ(run.nccl_version, "2.28.7+cuda13.0");
@@ -164,7 +161,7 @@ TEST(NcclTestsReal, Issue355RowCutByCudaFailure) {
 }
 
 TEST(NcclTestsReal, Issue287AlltoallOneGpuAverageZero) {
-  const auto& run = only_run(load("nccl-tests-287-alltoall-5090-avg-zero.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-287-alltoall-5090-avg-zero.txt"));
   ASSERT_EQ(run.rows.size(), 1u);
   const auto& r = run.rows[0];
   EXPECT_EQ(r.size, 33554432u);
@@ -182,7 +179,7 @@ TEST(NcclTestsReal, Issue287AlltoallOneGpuAverageZero) {
 }
 
 TEST(NcclTestsReal, Issue37OldAllGatherWithoutHashFailed) {
-  const auto& run = only_run(load("nccl-tests-37-all-gather-old-no-hash-failed.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-37-all-gather-old-no-hash-failed.txt"));
   ASSERT_EQ(run.rows.size(), 1u);
   const auto& r = run.rows[0];
   EXPECT_EQ(r.size, 4294967296u);
@@ -247,7 +244,7 @@ TEST(NcclTestsParse, CommandLinesNameTheirOwnRuns) {
 }
 
 TEST(NcclTestsReal, Issue78TwoTablesWithErrorColumnAndBlankRedop) {
-  auto report = load("nccl-tests-78-error-column-two-tables.txt");
+  auto report = load_nccl_tests("nccl-tests-78-error-column-two-tables.txt");
   ASSERT_EQ(report.runs.size(), 2u);
   const auto& ar = report.runs[0];
   EXPECT_EQ(ar.rows.size(), 2u);
@@ -270,7 +267,7 @@ TEST(NcclTestsReal, Issue78TwoTablesWithErrorColumnAndBlankRedop) {
 }
 
 TEST(NcclTestsReal, Issue82OldBroadcastRootColumnNoValidation) {
-  auto report = load("nccl-tests-82-broadcast-old-root-na-cut.txt");
+  auto report = load_nccl_tests("nccl-tests-82-broadcast-old-root-na-cut.txt");
   const auto& run = only_run(report);
   EXPECT_EQ(report.info_lines, 2u);  // the two NCCL WARN lines
   EXPECT_EQ(run.nccl_version, "2.9.6+cuda11.2");
@@ -290,7 +287,7 @@ TEST(NcclTestsReal, Issue82OldBroadcastRootColumnNoValidation) {
 }
 
 TEST(NcclTestsReal, Issue104OldSendrecvTwoRunsSecondCut) {
-  auto report = load("nccl-tests-104-sendrecv-old-cut.txt");
+  auto report = load_nccl_tests("nccl-tests-104-sendrecv-old-cut.txt");
   ASSERT_EQ(report.runs.size(), 2u);
   const auto& first = report.runs[0];
   ASSERT_EQ(first.rows.size(), 1u);
@@ -307,7 +304,7 @@ TEST(NcclTestsReal, Issue104OldSendrecvTwoRunsSecondCut) {
 }
 
 TEST(NcclTestsReal, Issue214SendrecvInPlaceNotChecked) {
-  const auto& run = only_run(load("nccl-tests-214-sendrecv-a40-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-214-sendrecv-a40-cut.txt"));
   EXPECT_EQ(run.rows.size(), 5u);
   EXPECT_EQ(run.test_name, "sendrecv_perf");
   EXPECT_TRUE(run.test_name_inferred);
@@ -320,7 +317,7 @@ TEST(NcclTestsReal, Issue214SendrecvInPlaceNotChecked) {
 }
 
 TEST(NcclTestsReal, Issue128ReduceScatterZeroSizeRows) {
-  const auto& run = only_run(load("nccl-tests-128-reduce-scatter-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-128-reduce-scatter-cut.txt"));
   EXPECT_EQ(run.rows.size(), 7u);
   EXPECT_EQ(std::count_if(run.rows.begin(), run.rows.end(), [](auto& r) { return r.size == 0; }), 5);
   EXPECT_EQ(run.test_name, "reduce_scatter_perf");  // size 128 / count 4 floats = 8 ranks, redop sum
@@ -330,7 +327,7 @@ TEST(NcclTestsReal, Issue128ReduceScatterZeroSizeRows) {
 }
 
 TEST(NcclTestsReal, Nccl583OldHeaderWithoutHashMarks) {
-  const auto& run = only_run(load("nccl-583-all-reduce-no-hash-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-583-all-reduce-no-hash-cut.txt"));
   EXPECT_EQ(run.ranks.size(), 8u);
   EXPECT_EQ(run.hosts, std::vector<std::string>{"AI-A100-Beethoven01"});
   EXPECT_FALSE(run.ranks[3].group.has_value());
@@ -342,7 +339,7 @@ TEST(NcclTestsReal, Nccl583OldHeaderWithoutHashMarks) {
 }
 
 TEST(NcclTestsReal, Issue232AllReduceTreeCut) {
-  const auto& run = only_run(load("nccl-tests-232-tree-all-reduce-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-232-tree-all-reduce-cut.txt"));
   EXPECT_EQ(run.rows.size(), 5u);
   EXPECT_DOUBLE_EQ(row_of(run, 2097152)->out_of_place->time_us, 113.2);
   EXPECT_DOUBLE_EQ(*run.max_busbw, 41.31);
@@ -353,7 +350,7 @@ TEST(NcclTestsReal, Issue232AllReduceTreeCut) {
 }
 
 TEST(NcclTestsReal, Nccl1435AllGatherBfloat16) {
-  const auto& run = only_run(load("nccl-1435-all-gather-bfloat16-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-1435-all-gather-bfloat16-cut.txt"));
   EXPECT_EQ(run.rows.size(), 7u);
   EXPECT_EQ(run.rows[0].type, "bfloat16");
   EXPECT_EQ(run.test_name, "all_gather_perf");  // 16777216 / (4194304 × 2 B) = 2 ranks, no redop
@@ -363,7 +360,7 @@ TEST(NcclTestsReal, Nccl1435AllGatherBfloat16) {
 }
 
 TEST(NcclTestsReal, Issue176ErrorColumnWithoutRoot) {
-  const auto& run = only_run(load("nccl-tests-176-error-column-128gpu-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-176-error-column-128gpu-cut.txt"));
   EXPECT_EQ(run.rows.size(), 6u);
   EXPECT_EQ(run.wrong_column, "error");
   EXPECT_DOUBLE_EQ(run.rows.back().out_of_place->busbw, 2.15);
@@ -374,7 +371,7 @@ TEST(NcclTestsReal, Issue176ErrorColumnWithoutRoot) {
 }
 
 TEST(NcclTestsReal, Nccl841EmptyHostnames) {
-  const auto& run = only_run(load("nccl-841-all-reduce-empty-hostname-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-841-all-reduce-empty-hostname-cut.txt"));
   ASSERT_EQ(run.ranks.size(), 8u);
   EXPECT_EQ(run.ranks[5].host, "");
   EXPECT_EQ(run.ranks[5].device, 5);
@@ -385,7 +382,7 @@ TEST(NcclTestsReal, Nccl841EmptyHostnames) {
 }
 
 TEST(NcclTestsReal, Issue249LinesWithoutHashAndBlockingLine) {
-  const auto& run = only_run(load("nccl-tests-249-no-hash-blocking-cut.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-tests-249-no-hash-blocking-cut.txt"));
   EXPECT_EQ(param(run, "iters"), "5");
   ASSERT_EQ(run.ranks.size(), 1u);
   EXPECT_EQ(run.ranks[0].host, "nccl-846b9d30a6bb6b529fb3c170f4809fea-1725464730-worker-0");
@@ -395,7 +392,7 @@ TEST(NcclTestsReal, Issue249LinesWithoutHashAndBlockingLine) {
 }
 
 TEST(NcclTestsReal, NcclEbpfAbridgedReduceScatterAverageWithUnit) {
-  const auto& run = only_run(load("nccl-ebpf-reduce-scatter-abridged.txt"));
+  const auto& run = only_run(load_nccl_tests("nccl-ebpf-reduce-scatter-abridged.txt"));
   EXPECT_EQ(run.test_name, "reduce_scatter_perf_mpi");
   EXPECT_EQ(run.rows.size(), 8u);
   EXPECT_EQ(run.ranks[1].host, "lab");
@@ -417,7 +414,7 @@ TEST(NcclTestsReal, EveryRealFileIsDetected) {
         "nccl-tests-232-tree-all-reduce-cut.txt", "nccl-1435-all-gather-bfloat16-cut.txt",
         "nccl-tests-176-error-column-128gpu-cut.txt", "nccl-841-all-reduce-empty-hostname-cut.txt",
         "nccl-tests-249-no-hash-blocking-cut.txt", "nccl-ebpf-reduce-scatter-abridged.txt"})
-    EXPECT_TRUE(looks_like_nccl_tests(slurp(name))) << name;
+    EXPECT_TRUE(looks_like_nccl_tests(nccl_tests_output(name))) << name;
 }
 
 // ------------------------------------------------------------- quirks

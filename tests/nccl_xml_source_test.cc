@@ -11,19 +11,22 @@
 #include "topology/input_error.h"
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string slurp(const std::string& rel) {
+using testing::has_note;
+
+std::string recorded_text(const std::string& rel) {
   return testing::read_test_data("recorded/" + rel);
 }
 
-Topology load(const std::string& rel) {
-  return read_nccl_xml(slurp(rel), rel);
+Topology load_nccl_xml(const std::string& rel) {
+  return read_nccl_xml(recorded_text(rel), rel);
 }
 
-const Endpoint& by_name(const Topology& t, const std::string& name) {
+const Endpoint& endpoint_named(const Topology& t, const std::string& name) {
   for (const auto& e : t.endpoints)
     if (e.name == name) return e;
   ADD_FAILURE() << "no endpoint named " << name;
@@ -31,14 +34,8 @@ const Endpoint& by_name(const Topology& t, const std::string& name) {
   return none;
 }
 
-bool has_note(const Topology& t, const std::string& part) {
-  for (const auto& n : t.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
-}
-
 // Runs the reader and returns the InputError's problem ("" if none thrown).
-std::string problem_of(const std::string& text, const std::string& source = "in.xml") {
+std::string nccl_xml_problem(const std::string& text, const std::string& source = "in.xml") {
   try {
     read_nccl_xml(text, source);
   } catch (const InputError& e) {
@@ -50,7 +47,7 @@ std::string problem_of(const std::string& text, const std::string& source = "in.
 }
 
 TEST(NcclXmlReader, OciH100Structure) {
-  Topology t = load("oci-hpc/H100-topology.xml");
+  Topology t = load_nccl_xml("oci-hpc/H100-topology.xml");
   EXPECT_EQ(t.kind, SourceKind::NcclXml);
   EXPECT_EQ(t.tree, TreeStyle::Switches);
   EXPECT_EQ(t.source, "oci-hpc/H100-topology.xml");
@@ -63,14 +60,14 @@ TEST(NcclXmlReader, OciH100Structure) {
 }
 
 TEST(NcclXmlReader, CpuNodesCarryNumaAndCpuList) {
-  Topology t = load("oci-hpc/H100-topology.xml");
+  Topology t = load_nccl_xml("oci-hpc/H100-topology.xml");
   ASSERT_EQ(t.nodes[0].kind, PciNode::Kind::Cpu);
   EXPECT_EQ(t.nodes[0].label, "CPU0");
   EXPECT_EQ(t.nodes[0].parent, -1);
   EXPECT_EQ(t.nodes[0].locality.numa, 0);
   // words from the right: ffffffff, 00ffffff, 0, ffff0000, ffffffff, 000000ff
   EXPECT_EQ(t.nodes[0].locality.cpus, "0-55,112-167");
-  Topology ndv2 = load("azhpc-images/ndv2-topo.xml");
+  Topology ndv2 = load_nccl_xml("azhpc-images/ndv2-topo.xml");
   EXPECT_EQ(ndv2.nodes[0].locality.cpus, "0-19");
   EXPECT_EQ(ndv2.find("GPU4")->locality.cpus, "20-39");
   EXPECT_EQ(ndv2.find("GPU4")->locality.numa, 1);
@@ -78,7 +75,7 @@ TEST(NcclXmlReader, CpuNodesCarryNumaAndCpuList) {
 
 TEST(NcclXmlReader, ShortAffinityWordIsAccepted) {
   // topo-flattened-b4 numaid 7 writes "fff0000" (7 digits) for its top word.
-  Topology t = load("oci-hpc/topo-flattened-b4.xml");
+  Topology t = load_nccl_xml("oci-hpc/topo-flattened-b4.xml");
   EXPECT_EQ(t.numa_count, 4);
   const PciNode* cpu7 = nullptr;
   for (const auto& n : t.nodes)
@@ -88,7 +85,7 @@ TEST(NcclXmlReader, ShortAffinityWordIsAccepted) {
 }
 
 TEST(NcclXmlReader, BroadcomSwitchNodesKeepTheirIds) {
-  Topology t = load("oci-hpc/H100-topology.xml");
+  Topology t = load_nccl_xml("oci-hpc/H100-topology.xml");
   const PciNode& usp = t.nodes[1];
   EXPECT_EQ(usp.kind, PciNode::Kind::Bridge);
   EXPECT_EQ(usp.address->str(), "0000:08:00.0");
@@ -104,7 +101,7 @@ TEST(NcclXmlReader, BroadcomSwitchNodesKeepTheirIds) {
 }
 
 TEST(NcclXmlReader, GpuAttributesAndNvlinks) {
-  Topology t = load("oci-hpc/H100-topology.xml");
+  Topology t = load_nccl_xml("oci-hpc/H100-topology.xml");
   const Endpoint& g = *t.find("GPU0");
   EXPECT_EQ(g.address->str(), "0000:0f:00.0");
   EXPECT_EQ(g.attributes.at("dev"), "0");
@@ -121,7 +118,7 @@ TEST(NcclXmlReader, GpuAttributesAndNvlinks) {
 }
 
 TEST(NcclXmlReader, OneNicEndpointPerNetInDevOrder) {
-  Topology t = load("oci-hpc/H100-topology.xml");
+  Topology t = load_nccl_xml("oci-hpc/H100-topology.xml");
   const Endpoint& n0 = *t.find("NIC0");
   const Endpoint& n1 = *t.find("NIC1");
   EXPECT_EQ(n0.name, "mlx5_0");
@@ -140,7 +137,7 @@ TEST(NcclXmlReader, OneNicEndpointPerNetInDevOrder) {
 
 TEST(NcclXmlReader, NicIdsFollowNcclDevNotFileOrder) {
   // The IBM dump lists mlx5_7 (dev 7) first.
-  Topology t = load("ibm-cloud-docs/gx3d-160x1792x8h100-topo.xml");
+  Topology t = load_nccl_xml("ibm-cloud-docs/gx3d-160x1792x8h100-topo.xml");
   EXPECT_EQ(t.find("NIC0")->name, "mlx5_0");
   EXPECT_EQ(t.find("NIC0")->address->str(), "0000:e9:00.0");
   EXPECT_EQ(t.find("NIC7")->name, "mlx5_7");
@@ -151,7 +148,7 @@ TEST(NcclXmlReader, NicIdsFollowNcclDevNotFileOrder) {
 }
 
 TEST(NcclXmlReader, ClassOnlyDevicesBecomeEndpoints) {
-  Topology t = load("azhpc-images/ndv2-topo.xml");
+  Topology t = load_nccl_xml("azhpc-images/ndv2-topo.xml");
   ASSERT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   ASSERT_EQ(t.with_role(DeviceRole::Nic).size(), 1u);
   EXPECT_EQ(t.find("GPU0")->address->str(), "0001:00:00.0");
@@ -165,7 +162,7 @@ TEST(NcclXmlReader, ClassOnlyDevicesBecomeEndpoints) {
 }
 
 TEST(NcclXmlReader, AzureFakeBridgesAndDomains) {
-  Topology t = load("azhpc-images/ndv4-topo.xml");
+  Topology t = load_nccl_xml("azhpc-images/ndv4-topo.xml");
   const Endpoint& g = *t.find("GPU0");
   EXPECT_EQ(g.address->str(), "0001:00:00.0");
   const PciNode& sw = t.nodes[t.nodes[g.node].parent];
@@ -179,7 +176,7 @@ TEST(NcclXmlReader, AzureFakeBridgesAndDomains) {
 }
 
 TEST(NcclXmlReader, Ncv4EthernetHangsOffTheCpu) {
-  Topology t = load("azhpc-images/ncv4-topo.xml");
+  Topology t = load_nccl_xml("azhpc-images/ncv4-topo.xml");
   ASSERT_EQ(t.with_role(DeviceRole::Nic).size(), 1u);
   const Endpoint& eth = *t.find("NIC0");
   EXPECT_EQ(eth.name, "eth0");
@@ -194,7 +191,7 @@ TEST(NcclXmlReader, Ncv4EthernetHangsOffTheCpu) {
 }
 
 TEST(NcclXmlReader, P5DevicesWithoutIdentity) {
-  Topology t = load("aws-ofi-nccl/p5.48xl-topo.xml");
+  Topology t = load_nccl_xml("aws-ofi-nccl/p5.48xl-topo.xml");
   EXPECT_TRUE(t.endpoints.empty());
   EXPECT_EQ(t.numa_count, 2);
   EXPECT_TRUE(has_note(t, "32 PCI devices without class or vendor: identity unknown"));
@@ -211,14 +208,14 @@ TEST(NcclXmlReader, P5DevicesWithoutIdentity) {
 }
 
 TEST(NcclXmlReader, G5BarePciEntries) {
-  Topology t = load("aws-ofi-nccl/g5.48xl-topo.xml");
+  Topology t = load_nccl_xml("aws-ofi-nccl/g5.48xl-topo.xml");
   EXPECT_TRUE(t.endpoints.empty());
   EXPECT_EQ(t.nodes.size(), 2u + 9u);
   EXPECT_TRUE(has_note(t, "9 PCI devices without class or vendor"));
 }
 
 TEST(NcclXmlReader, P4dEfaNics) {
-  Topology t = load("aws-ofi-nccl/p4d-24xl-topo.xml");
+  Topology t = load_nccl_xml("aws-ofi-nccl/p4d-24xl-topo.xml");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   ASSERT_EQ(t.with_role(DeviceRole::Nic).size(), 4u);
   const Endpoint& efa = *t.find("NIC0");
@@ -236,7 +233,7 @@ TEST(NcclXmlReader, GdrAttributeIsKept) {
   </cpu></system>)";
   Topology t = read_nccl_xml(xml, "t.xml");
   EXPECT_EQ(t.find("GPU0")->attributes.at("gdr"), "0");
-  EXPECT_EQ(by_name(t, "mlx5_0").attributes.at("gdr"), "0");
+  EXPECT_EQ(endpoint_named(t, "mlx5_0").attributes.at("gdr"), "0");
 }
 
 TEST(NcclXmlReader, NvSwitchByClass) {
@@ -279,11 +276,11 @@ TEST(NcclXmlReader, OddAttributesDoNotThrow) {
 }
 
 TEST(NcclXmlReader, LooksLikeNcclXml) {
-  EXPECT_TRUE(looks_like_nccl_xml(slurp("aws-ofi-nccl/p4d-24xl-topo.xml")));  // leading comment
-  EXPECT_TRUE(looks_like_nccl_xml(slurp("oci-hpc/H100-topology.xml")));       // leading blank line
+  EXPECT_TRUE(looks_like_nccl_xml(recorded_text("aws-ofi-nccl/p4d-24xl-topo.xml")));  // leading comment
+  EXPECT_TRUE(looks_like_nccl_xml(recorded_text("oci-hpc/H100-topology.xml")));       // leading blank line
   EXPECT_TRUE(looks_like_nccl_xml("<?xml version=\"1.0\"?>\n<system version=\"1\"/>"));
   EXPECT_TRUE(looks_like_nccl_xml("<system>"));
-  EXPECT_FALSE(looks_like_nccl_xml(slurp("hwloc/xml/24em64t-2n6c2t-pci.xml")));
+  EXPECT_FALSE(looks_like_nccl_xml(recorded_text("hwloc/xml/24em64t-2n6c2t-pci.xml")));
   EXPECT_FALSE(looks_like_nccl_xml("<systemx version=\"1\">"));
   EXPECT_FALSE(looks_like_nccl_xml("<system"));
   EXPECT_FALSE(looks_like_nccl_xml(""));
@@ -292,15 +289,15 @@ TEST(NcclXmlReader, LooksLikeNcclXml) {
 }
 
 TEST(NcclXmlErrors, Truncated) {
-  std::string text = slurp("oci-hpc/H100-topology.xml");
-  std::string p = problem_of(text.substr(0, text.size() / 2), "H100-half.xml");
+  std::string text = recorded_text("oci-hpc/H100-topology.xml");
+  std::string p = nccl_xml_problem(text.substr(0, text.size() / 2), "H100-half.xml");
   EXPECT_NE(p.find("malformed XML"), std::string::npos) << p;
   EXPECT_NE(p.find("at byte"), std::string::npos) << p;
   EXPECT_NE(p.find("truncated file?"), std::string::npos) << p;
 }
 
 TEST(NcclXmlErrors, HwlocXmlGivenToNcclReader) {
-  std::string p = problem_of(slurp("hwloc/xml/24em64t-2n6c2t-pci.xml"), "lstopo.xml");
+  std::string p = nccl_xml_problem(recorded_text("hwloc/xml/24em64t-2n6c2t-pci.xml"), "lstopo.xml");
   EXPECT_NE(p.find("this is hwloc XML (<topology>)"), std::string::npos) << p;
 }
 
@@ -309,24 +306,24 @@ TEST(NcclXmlErrors, BinaryBytes) {
       "\x7f"
       "ELF\x02\x01\x01\x00\x00\x00<system>",
       17);
-  std::string p = problem_of(bin, "a.out");
+  std::string p = nccl_xml_problem(bin, "a.out");
   EXPECT_NE(p.find("binary data (NUL byte at offset 7)"), std::string::npos) << p;
   std::string high = "\xff\xfe\x80\x81<<<";
-  EXPECT_FALSE(problem_of(high, "junk.bin").empty());
+  EXPECT_FALSE(nccl_xml_problem(high, "junk.bin").empty());
 }
 
 TEST(NcclXmlErrors, Empty) {
-  EXPECT_NE(problem_of("", "empty.xml").find("empty file"), std::string::npos);
-  EXPECT_NE(problem_of("  \n\t ", "blank.xml").find("empty file"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem("", "empty.xml").find("empty file"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem("  \n\t ", "blank.xml").find("empty file"), std::string::npos);
 }
 
 TEST(NcclXmlErrors, WrongRootAndVersion) {
-  EXPECT_NE(problem_of("<graphs version=\"1\"/>").find("NCCL graph file"), std::string::npos);
-  EXPECT_NE(problem_of("<root/>").find("root element is <root>"), std::string::npos);
-  EXPECT_NE(problem_of("<system version=\"2\"/>").find("version 2 is RCCL's format"), std::string::npos);
-  EXPECT_NE(problem_of("<system/>").find("no version attribute"), std::string::npos);
-  EXPECT_NE(problem_of("<!-- only a comment -->").find("no XML element"), std::string::npos);
-  EXPECT_EQ(problem_of("<system version=\"1\"/>"), "");
+  EXPECT_NE(nccl_xml_problem("<graphs version=\"1\"/>").find("NCCL graph file"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem("<root/>").find("root element is <root>"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem("<system version=\"2\"/>").find("version 2 is RCCL's format"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem("<system/>").find("no version attribute"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem("<!-- only a comment -->").find("no XML element"), std::string::npos);
+  EXPECT_EQ(nccl_xml_problem("<system version=\"1\"/>"), "");
 }
 
 TEST(NcclXmlErrors, DeepNestingIsRefused) {
@@ -334,7 +331,7 @@ TEST(NcclXmlErrors, DeepNestingIsRefused) {
   for (int i = 0; i < 200; ++i) xml += "<pci busid=\"0000:00:00.0\">";
   for (int i = 0; i < 200; ++i) xml += "</pci>";
   xml += "</cpu></system>";
-  EXPECT_NE(problem_of(xml).find("nested deeper"), std::string::npos);
+  EXPECT_NE(nccl_xml_problem(xml).find("nested deeper"), std::string::npos);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 
 const std::string kScripts = std::string(GDRCHECK_DATA_DIR) + "/scripts/test-hosts/";
 
-ProcessResult run(const std::vector<std::string>& argv) {
+ProcessResult run_merged(const std::vector<std::string>& argv) {
   ProcessSpec spec = ProcessSpec::command(argv);
   spec.timeout = std::chrono::seconds(60);
   spec.merge_stderr = true;
@@ -29,7 +29,7 @@ ProcessResult run(const std::vector<std::string>& argv) {
 }
 
 void run_or_throw(const std::vector<std::string>& argv) {
-  ProcessResult r = run(argv);
+  ProcessResult r = run_merged(argv);
   if (!r.succeeded()) {
     std::string line;
     for (const auto& a : argv) line += a + " ";
@@ -37,7 +37,7 @@ void run_or_throw(const std::vector<std::string>& argv) {
   }
 }
 
-void write_script(const std::string& path, const std::string& body) {
+void write_host_script(const std::string& path, const std::string& body) {
   std::ofstream(path) << "#!/bin/sh\n" << body;
   ::chmod(path.c_str(), 0755);
 }
@@ -45,7 +45,7 @@ void write_script(const std::string& path, const std::string& body) {
 // Namespaces gt<PID>-N whose test process is gone (killed before its
 // destructor ran).
 void remove_stale_hosts() {
-  ProcessResult r = run({"ip", "netns", "list"});
+  ProcessResult r = run_merged({"ip", "netns", "list"});
   std::set<std::string> tags;
   std::size_t pos = 0;
   while ((pos = r.out.find("gt", pos)) != std::string::npos) {
@@ -58,7 +58,7 @@ void remove_stale_hosts() {
     }
     pos = end;
   }
-  for (const auto& tag : tags) run({kScripts + "netns-down", tag});
+  for (const auto& tag : tags) run_merged({kScripts + "netns-down", tag});
 }
 
 }  // namespace
@@ -66,9 +66,9 @@ void remove_stale_hosts() {
 std::string netns_unavailable_reason() {
   if (::geteuid() != 0) return "test hosts need root (network namespaces, sshd)";
   std::string probe = "gtprobe" + std::to_string(::getpid());
-  ProcessResult add = run({"ip", "netns", "add", probe});
+  ProcessResult add = run_merged({"ip", "netns", "add", probe});
   if (!add.succeeded()) return "`ip netns add` is not permitted here: " + add.out;
-  run({"ip", "netns", "delete", probe});
+  run_merged({"ip", "netns", "delete", probe});
   return "";
 }
 
@@ -85,7 +85,7 @@ NetnsHosts::NetnsHosts(int count) {
   std::string bin = dir_ + "/remote bin/it's";
   run_or_throw({"mkdir", "-p", bin});
   remote_gdrcheck_ = bin + "/gdrcheck";
-  write_script(remote_gdrcheck_, "exec \"$GDRCHECK_TEST_HOST/gdrcheck\" \"$@\"\n");
+  write_host_script(remote_gdrcheck_, "exec \"$GDRCHECK_TEST_HOST/gdrcheck\" \"$@\"\n");
 
   run_or_throw({kScripts + "netns-up", tag_, subnet_, std::to_string(count)});
   for (int n = 1; n <= count; ++n) {
@@ -94,13 +94,13 @@ NetnsHosts::NetnsHosts(int count) {
     host.address = subnet_ + "." + std::to_string(n);
     host.dir = dir_ + "/" + std::to_string(n);
     ::mkdir(host.dir.c_str(), 0755);
-    write_script(host.dir + "/gdrcheck", "echo 'no gdrcheck set up for this test host' >&2; exit 70\n");
+    write_host_script(host.dir + "/gdrcheck", "echo 'no gdrcheck set up for this test host' >&2; exit 70\n");
     hosts_.push_back(host);
   }
 }
 
 NetnsHosts::~NetnsHosts() {
-  run({kScripts + "netns-down", tag_});
+  run_merged({kScripts + "netns-down", tag_});
 }
 
 void NetnsHosts::start_sshd(int i) {
@@ -113,7 +113,7 @@ void NetnsHosts::stop_sshd(int i) {
 }
 
 void NetnsHosts::set_gdrcheck_script(int i, const std::string& body) {
-  write_script(host(i).dir + "/gdrcheck", body);
+  write_host_script(host(i).dir + "/gdrcheck", body);
 }
 
 std::string NetnsHosts::gdrcheck_on_root(const std::string& root) {

@@ -31,6 +31,13 @@ inline const Finding* find(const NodeReport& r, const std::string& check, const 
   return nullptr;
 }
 
+// The finding about `subject` among one check's findings, or nullptr.
+inline const Finding* find_subject(const std::vector<Finding>& findings, const std::string& subject) {
+  for (const auto& f : findings)
+    if (f.subject == subject) return &f;
+  return nullptr;
+}
+
 inline const PairVerdict& pair(const NodeReport& r, const std::string& gpu) {
   for (const auto& p : r.pairs)
     if (p.gpu == gpu) return p;

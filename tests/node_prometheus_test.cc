@@ -7,12 +7,6 @@
 namespace gdrcheck {
 namespace {
 
-const PrometheusStamp kStamp{"0.1.0", 1700000000};
-
-bool has(const std::string& text, const std::string& line) {
-  return text.find("\n" + line + "\n") != std::string::npos;
-}
-
 Endpoint endpoint(std::string id, DeviceRole role, std::string name) {
   Endpoint e;
   e.id = std::move(id);
@@ -32,7 +26,7 @@ RdmaDevice rdma(std::string name, std::optional<std::string> state, std::optiona
   return d;
 }
 
-PairVerdict pair(std::string gpu, std::string nic, GdrUse send, GdrUse recv, Status s) {
+PairVerdict pair_verdict(std::string gpu, std::string nic, GdrUse send, GdrUse recv, Status s) {
   PairVerdict p;
   p.gpu = std::move(gpu);
   p.nic_name = std::move(nic);
@@ -42,13 +36,13 @@ PairVerdict pair(std::string gpu, std::string nic, GdrUse send, GdrUse recv, Sta
   return p;
 }
 
-struct Node {
+struct JudgedNode {
   NodeReport report;
   HostState host;
 };
 
-Node healthy() {
-  Node n;
+JudgedNode healthy() {
+  JudgedNode n;
   n.report.host = "gpu-a1";
   n.report.status = Status::Ok;
   n.report.topology.endpoints = {endpoint("GPU0", DeviceRole::Gpu, "GPU0"), endpoint("NIC0", DeviceRole::Nic, "mlx5_0"),
@@ -56,51 +50,51 @@ Node healthy() {
                                  endpoint("NIC1", DeviceRole::Nic, "mlx5_1")};
   n.host.rdma = {rdma("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)"),
                  rdma("mlx5_1", "4: ACTIVE", "400 Gb/sec (4X NDR)")};
-  n.report.pairs = {pair("GPU0", "mlx5_0", GdrUse::Yes, GdrUse::Yes, Status::Ok),
-                    pair("GPU1", "mlx5_1", GdrUse::Yes, GdrUse::Yes, Status::Ok)};
+  n.report.pairs = {pair_verdict("GPU0", "mlx5_0", GdrUse::Yes, GdrUse::Yes, Status::Ok),
+                    pair_verdict("GPU1", "mlx5_1", GdrUse::Yes, GdrUse::Yes, Status::Ok)};
   n.report.findings = {ok("peermem", "host", "nvidia_peermem loaded", {}), ok("port", "mlx5_0/1", "ACTIVE", {}),
                        ok("port", "mlx5_1/1", "ACTIVE", {})};
   return n;
 }
 
 TEST(NodePrometheusTest, HealthyNode) {
-  Node n = healthy();
-  std::string text = node_prometheus(n.report, n.host, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_status 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_info{version=\"0.1.0\",rules=\"" + NcclVersion{}.str() + "\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_report_timestamp_seconds 1700000000")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_check_status{check=\"peermem\",subject=\"host\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_gdr{gpu=\"GPU1\",nic=\"mlx5_1\",direction=\"recv\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_gdr_known{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"send\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_ready{gpu=\"GPU0\",nic=\"mlx5_0\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_port_rate_gbps{nic=\"mlx5_1\",port=\"1\"} 400")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_port_active{nic=\"mlx5_0\",port=\"1\"} 1")) << text;
+  JudgedNode n = healthy();
+  std::string text = node_prometheus(n.report, n.host, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_status 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_info{version=\"0.1.0\",rules=\"" + NcclVersion{}.str() + "\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_report_timestamp_seconds 1700000000")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_check_status{check=\"peermem\",subject=\"host\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_gdr{gpu=\"GPU1\",nic=\"mlx5_1\",direction=\"recv\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_gdr_known{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"send\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_ready{gpu=\"GPU0\",nic=\"mlx5_0\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_port_rate_gbps{nic=\"mlx5_1\",port=\"1\"} 400")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_port_active{nic=\"mlx5_0\",port=\"1\"} 1")) << text;
   EXPECT_TRUE(series_unique(text));
   GDRCHECK_SKIP_WITHOUT_PROMTOOL();
   EXPECT_TRUE(promtool_accepts_metrics(text));
 }
 
 TEST(NodePrometheusTest, BrokenNodeWithHostileSubjects) {
-  Node n = healthy();
+  JudgedNode n = healthy();
   n.report.status = Status::Critical;
   n.host.rdma[1] = rdma("mlx5_1", "1: DOWN", "10 Gb/sec (4X SDR)");
-  n.report.pairs[0] = pair("GPU0", "mlx5_0", GdrUse::Fail, GdrUse::No, Status::Critical);
+  n.report.pairs[0] = pair_verdict("GPU0", "mlx5_0", GdrUse::Fail, GdrUse::No, Status::Critical);
   n.report.findings.push_back(problem("acs", "0000:17:02.0", Status::Critical, "ACS redirects P2P", {}, "setpci"));
   n.report.findings.push_back(problem("nic", "mlx\"5\n_9\x1b[2J", Status::Warning, "odd", {}, ""));
   n.report.findings.push_back(problem("nic", "mlx\"5\n_9\x1b[2J", Status::Unknown, "odd again", {}, ""));
   n.report.findings.push_back(problem("port", "mlx5_1/1", Status::Critical, "port down", {}, "cable"));
   n.report.findings.push_back(problem("path", std::string(4000, 'p') + "\\", Status::Warning, "long", {}, ""));
-  std::string text = node_prometheus(n.report, n.host, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_status 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_check_status{check=\"acs\",subject=\"0000:17:02.0\"} 2")) << text;
+  std::string text = node_prometheus(n.report, n.host, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_status 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_check_status{check=\"acs\",subject=\"0000:17:02.0\"} 2")) << text;
   // One series per check and subject: the worse of WARNING and UNKNOWN.
-  EXPECT_TRUE(has(text, "gdrcheck_check_status{check=\"nic\",subject=\"mlx\\\"5\\\\n_9\\\\x1b[2J\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_check_status{check=\"nic\",subject=\"mlx\\\"5\\\\n_9\\\\x1b[2J\"} 1")) << text;
   // The same subject's OK and CRITICAL findings: CRITICAL.
-  EXPECT_TRUE(has(text, "gdrcheck_check_status{check=\"port\",subject=\"mlx5_1/1\"} 2")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_gdr{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"send\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_gdr{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"recv\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_ready{gpu=\"GPU0\",nic=\"mlx5_0\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_port_active{nic=\"mlx5_1\",port=\"1\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_check_status{check=\"port\",subject=\"mlx5_1/1\"} 2")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_gdr{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"send\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_gdr{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"recv\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_ready{gpu=\"GPU0\",nic=\"mlx5_0\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_port_active{nic=\"mlx5_1\",port=\"1\"} 0")) << text;
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
   for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
     end = text.find('\n', start);
@@ -113,21 +107,21 @@ TEST(NodePrometheusTest, BrokenNodeWithHostileSubjects) {
 
 // Evidence missing: no direction decided, no port readable, nothing checked.
 TEST(NodePrometheusTest, UnknownEvidenceIsNeverAYes) {
-  Node n = healthy();
+  JudgedNode n = healthy();
   n.report.status = Status::Unknown;
   n.host.rdma = {rdma("mlx5_0", std::nullopt, std::nullopt), rdma("mlx5_1", "garbage", "fast")};
-  n.report.pairs = {pair("GPU0", "mlx5_0", GdrUse::Unknown, GdrUse::Unknown, Status::Unknown),
-                    pair("GPU1", "", GdrUse::Unknown, GdrUse::Yes, Status::Ok)};
+  n.report.pairs = {pair_verdict("GPU0", "mlx5_0", GdrUse::Unknown, GdrUse::Unknown, Status::Unknown),
+                    pair_verdict("GPU1", "", GdrUse::Unknown, GdrUse::Yes, Status::Ok)};
   n.report.findings = {problem("peermem", "host", Status::Unknown, "cannot read /sys/module", {}, "")};
-  std::string text = node_prometheus(n.report, n.host, kStamp);
-  EXPECT_TRUE(has(text, "gdrcheck_status 3")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_check_status{check=\"peermem\",subject=\"host\"} 3")) << text;
+  std::string text = node_prometheus(n.report, n.host, kTestStamp);
+  EXPECT_TRUE(has_line(text, "gdrcheck_status 3")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_check_status{check=\"peermem\",subject=\"host\"} 3")) << text;
   EXPECT_EQ(text.find("gdrcheck_gpu_gdr{gpu=\"GPU0\""), std::string::npos) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_gdr_known{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"send\"} 0")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_gdr_known{gpu=\"GPU1\",nic=\"\",direction=\"recv\"} 1")) << text;
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_ready{gpu=\"GPU0\",nic=\"mlx5_0\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_gdr_known{gpu=\"GPU0\",nic=\"mlx5_0\",direction=\"send\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_gdr_known{gpu=\"GPU1\",nic=\"\",direction=\"recv\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_ready{gpu=\"GPU0\",nic=\"mlx5_0\"} 0")) << text;
   // Ready needs both directions: one unknown direction is not ready.
-  EXPECT_TRUE(has(text, "gdrcheck_gpu_ready{gpu=\"GPU1\",nic=\"\"} 0")) << text;
+  EXPECT_TRUE(has_line(text, "gdrcheck_gpu_ready{gpu=\"GPU1\",nic=\"\"} 0")) << text;
   EXPECT_EQ(text.find("gdrcheck_port_"), std::string::npos) << text;
   EXPECT_TRUE(series_unique(text));
   GDRCHECK_SKIP_WITHOUT_PROMTOOL();

@@ -26,7 +26,7 @@ using testing::fresh_node_root;
 using testing::node_root;
 using testing::pair;
 
-Status status_of(const NodeReport& r, const std::string& check, const std::string& subject) {
+Status finding_status(const NodeReport& r, const std::string& check, const std::string& subject) {
   const Finding* f = find(r, check, subject);
   EXPECT_NE(f, nullptr) << "no " << check << " finding for " << subject;
   return f ? f->status : Status::Unknown;
@@ -39,7 +39,7 @@ std::vector<const Finding*> of_check(const NodeReport& r, const std::string& che
   return out;
 }
 
-void write(const std::string& path, const std::string& text) {
+void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
@@ -63,15 +63,15 @@ TEST(NodeHealthy, DgxH100IsReadyOnEveryGpu) {
   EXPECT_EQ(pair(c.report, "GPU0").nic_name, "mlx5_0");
   EXPECT_EQ(pair(c.report, "GPU7").nic_name, "mlx5_11");
   EXPECT_EQ(c.report.host, "dgx-h100-01");
-  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Ok);
-  EXPECT_EQ(status_of(c.report, "driver", "nvidia"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "peermem", "host"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "driver", "nvidia"), Status::Ok);
   EXPECT_NE(find(c.report, "driver", "nvidia")->summary.find("open kernel module"), std::string::npos);
-  EXPECT_EQ(status_of(c.report, "path", "rails"), Status::Ok);
-  EXPECT_EQ(status_of(c.report, "gpu", "GPU3"), Status::Ok);
-  EXPECT_EQ(status_of(c.report, "iommu", "mlx5_0"), Status::Ok);
-  EXPECT_EQ(status_of(c.report, "link", "GPU0"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "path", "rails"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "gpu", "GPU3"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "iommu", "mlx5_0"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "link", "GPU0"), Status::Ok);
   // The dual-port 2x200G storage NIC is not "below its model's rate".
-  EXPECT_EQ(status_of(c.report, "port", "mlx5_1/1"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "port", "mlx5_1/1"), Status::Ok);
 }
 
 TEST(NodeHealthy, OkFindingsStillCarryEvidence) {
@@ -88,13 +88,13 @@ TEST(NodeGpu, UnboundDriverIsCritical) {
   std::string root = fresh_node_root("dgx-h100");
   fs::remove(device_dir(root, "0000:1b:00.0") + "/driver");
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "gpu", "GPU0"), Status::Critical);
+  EXPECT_EQ(finding_status(c.report, "gpu", "GPU0"), Status::Critical);
   EXPECT_EQ(pair(c.report, "GPU0").status, Status::Critical);
 }
 
 TEST(NodeGpu, NoGpuAtAllIsUnknownNotOk) {
   auto c = check(testing::ve_root());
-  EXPECT_EQ(status_of(c.report, "gpu", "host"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "gpu", "host"), Status::Unknown);
   EXPECT_NE(c.report.status, Status::Ok);
 }
 
@@ -104,7 +104,7 @@ TEST(NodeNic, MissingRdmaDeviceIsCritical) {
   std::string root = fresh_node_root("dgx-h100");
   fs::remove(root + "/sys/class/infiniband/mlx5_0");
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "nic", "0000:18:00.0"), Status::Critical);
+  EXPECT_EQ(finding_status(c.report, "nic", "0000:18:00.0"), Status::Critical);
 }
 
 TEST(NodeNic, UnreadableFirmwareIsSaid) {
@@ -152,7 +152,7 @@ TEST(NodePort, MissingStateIsUnknown) {
   std::string root = fresh_node_root("dgx-h100");
   fs::remove(fs::canonical(root + "/sys/class/infiniband/mlx5_0").string() + "/ports/1/state");
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "port", "mlx5_0/1"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "port", "mlx5_0/1"), Status::Unknown);
 }
 
 TEST(NodePort, RoceWithoutV2GidIsAWarning) {
@@ -161,16 +161,16 @@ TEST(NodePort, RoceWithoutV2GidIsAWarning) {
   EXPECT_NE(of_check(good.report, "port").front()->summary.find("RoCE"), std::string::npos);
   std::string root = fresh_node_root("roce-node");
   std::string types = fs::canonical(root + "/sys/class/infiniband/mlx5_0").string() + "/ports/1/gid_attrs/types";
-  for (const auto& entry : fs::directory_iterator(types)) write(entry.path().string(), "IB/RoCE v1\n");
+  for (const auto& entry : fs::directory_iterator(types)) write_text(entry.path().string(), "IB/RoCE v1\n");
   auto bad = check(root);
-  EXPECT_EQ(status_of(bad.report, "port", "mlx5_0/1"), Status::Warning);
+  EXPECT_EQ(finding_status(bad.report, "port", "mlx5_0/1"), Status::Warning);
 }
 
 // --- peermem ------------------------------------------------------------------------
 
 TEST(NodePeermem, MissingModuleWithoutDmaBufIsCritical) {
   auto c = check(node_root("dgx-h100", {"peermem-missing"}));
-  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Critical);
+  EXPECT_EQ(finding_status(c.report, "peermem", "host"), Status::Critical);
   for (const auto& p : c.report.pairs) {
     EXPECT_EQ(p.gdr_recv, GdrUse::No);
     EXPECT_EQ(p.status, Status::Critical);
@@ -222,7 +222,7 @@ TEST(NodePeermem, RegistryWithoutTheNvidiaClientIsAWarningNotCritical) {
 
 TEST(NodePeermem, LegacyNvPeerMemIsAWarning) {
   auto c = check(node_root("dgx-a100", {"nv-peer-mem"}));
-  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Warning);
+  EXPECT_EQ(finding_status(c.report, "peermem", "host"), Status::Warning);
 }
 
 TEST(NodePeermem, DmaBufPathWithoutModule) {
@@ -238,9 +238,9 @@ TEST(NodePeermem, UnknownDriverMakesDmaBufUnknown) {
   std::string root = fresh_node_root("dgx-h100", {"peermem-missing"});
   fs::remove(root + "/proc/driver/nvidia/version");
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "peermem", "host"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "peermem", "host"), Status::Unknown);
   EXPECT_EQ(c.report.pairs[0].gdr_recv, GdrUse::Unknown);
-  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "nccl", "GPU0"), Status::Unknown);
 }
 
 // --- path ---------------------------------------------------------------------------
@@ -250,7 +250,7 @@ TEST(NodePath, NicOnTheOtherSocketStagesThroughHost) {
   const PairVerdict& p = pair(c.report, "GPU0");
   EXPECT_EQ(p.path, "SYS");
   EXPECT_EQ(p.gdr_recv, GdrUse::No);
-  EXPECT_EQ(status_of(c.report, "path", "GPU0-" + p.nic), Status::Warning);
+  EXPECT_EQ(finding_status(c.report, "path", "GPU0-" + p.nic), Status::Warning);
 }
 
 TEST(NodePath, FlattenedVmTreeIsRecognised) {
@@ -275,14 +275,14 @@ TEST(NodePath, UnknownLocalityIsUnknown) {
     if (t.nodes[n].address && t.root_of(n) == t.root_of(nic->node)) nodes.push_back(n);
   for (int n : nodes) {
     std::string dir = device_dir(root, t.nodes[n].address->str());
-    write(dir + "/numa_node", "-1\n");
-    write(dir + "/local_cpulist", all + "\n");
-    write(dir + "/local_cpus", "ffffffff,ffffffff\n");
+    write_text(dir + "/numa_node", "-1\n");
+    write_text(dir + "/local_cpulist", all + "\n");
+    write_text(dir + "/local_cpus", "ffffffff,ffffffff\n");
   }
   auto c = check(root);
   const PairVerdict& p = pair(c.report, "GPU0");
   EXPECT_EQ(p.path, "?");
-  EXPECT_EQ(status_of(c.report, "path", "GPU0-" + p.nic), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "path", "GPU0-" + p.nic), Status::Unknown);
 }
 
 // A bridge of GPU0's chain whose config cannot be read: hwloc leaves it out
@@ -333,8 +333,8 @@ TEST(NodePath, BridgeLostFromTheTreeIsUnknownNotCritical) {
   EXPECT_NE(f->evidence.front().find("/sys/bus/pci/devices/" + bridge + "/config: not found"), std::string::npos)
       << f->evidence.front();
   EXPECT_NE(f->fix.find("lspci"), std::string::npos);
-  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Unknown);
-  EXPECT_EQ(status_of(c.report, "path", "rails"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "nccl", "GPU0"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "path", "rails"), Status::Unknown);
   for (const std::string gpu : {"GPU1", "GPU2", "GPU3", "GPU4", "GPU5", "GPU6", "GPU7"}) {
     EXPECT_EQ(pair(c.report, gpu).status, Status::Ok) << gpu << ": " << pair(c.report, gpu).reason;
     EXPECT_EQ(pair(c.report, gpu).nccl_path, "PIX") << gpu;
@@ -347,7 +347,7 @@ TEST(NodePath, BridgeLostWithPxnIsUnknownNotAFalseRailWarning) {
   auto c = check_marked(root);
   EXPECT_EQ(c.report.status, Status::Unknown);
   EXPECT_EQ(pair(c.report, "GPU0").status, Status::Unknown) << pair(c.report, "GPU0").reason;
-  EXPECT_EQ(status_of(c.report, "path", "rails"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "path", "rails"), Status::Unknown);
   EXPECT_EQ(pair(c.report, "GPU1").status, Status::Ok) << pair(c.report, "GPU1").reason;
 }
 
@@ -386,7 +386,7 @@ TEST(NodeAcs, RedirectOnOneSwitchPortIsCritical) {
 // demand all-off.
 TEST(NodeAcs, GracePlatformBitsAreReportedNotJudged) {
   std::string root = fresh_node_root("dgx-h100", {"acs-redirect"});
-  write(device_dir(root, "0000:1b:00.0") + "/device", "0x2342\n");  // GH200
+  write_text(device_dir(root, "0000:1b:00.0") + "/device", "0x2342\n");  // GH200
   auto c = check(root);
   for (const Finding* f : of_check(c.report, "acs")) {
     EXPECT_EQ(f->status, Status::Ok) << f->subject;
@@ -409,7 +409,7 @@ TEST(NodeAcs, RootlessCaptureIsUnknownNeverOk) {
 
 TEST(NodeIommu, TranslatedDomainsAreCritical) {
   auto c = check(node_root("dgx-h100", {"iommu-translated"}));
-  EXPECT_EQ(status_of(c.report, "iommu", "GPU0"), Status::Critical);
+  EXPECT_EQ(finding_status(c.report, "iommu", "GPU0"), Status::Critical);
   EXPECT_NE(find(c.report, "iommu", "GPU0")->fix.find("iommu=pt"), std::string::npos);
 }
 
@@ -417,15 +417,15 @@ TEST(NodeIommu, OldKernelWithoutTypeFallsBackToCmdline) {
   std::string root = fresh_node_root("dgx-h100", {"iommu-translated"});
   for (const auto& g : fs::directory_iterator(root + "/sys/kernel/iommu_groups")) fs::remove(g.path() / "type");
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "iommu", "GPU0"), Status::Critical);  // intel_iommu=on without iommu=pt
+  EXPECT_EQ(finding_status(c.report, "iommu", "GPU0"), Status::Critical);  // intel_iommu=on without iommu=pt
   fs::remove(root + "/proc/cmdline");
   auto unknown = check(root);
-  EXPECT_EQ(status_of(unknown.report, "iommu", "GPU0"), Status::Unknown);
+  EXPECT_EQ(finding_status(unknown.report, "iommu", "GPU0"), Status::Unknown);
 }
 
 TEST(NodeIommu, NoIommuIsOneHostFinding) {
   auto c = check(node_root("vm-flattened"));
-  EXPECT_EQ(status_of(c.report, "iommu", "host"), Status::Ok);
+  EXPECT_EQ(finding_status(c.report, "iommu", "host"), Status::Ok);
 }
 
 // --- link ---------------------------------------------------------------------------
@@ -442,7 +442,7 @@ TEST(NodeLink, GpuAtX8IsCritical) {
 
 TEST(NodeLink, IdleGpuSpeedIsOnlyANote) {
   std::string root = fresh_node_root("dgx-h100");
-  write(device_dir(root, "0000:1b:00.0") + "/current_link_speed", "2.5 GT/s PCIe\n");
+  write_text(device_dir(root, "0000:1b:00.0") + "/current_link_speed", "2.5 GT/s PCIe\n");
   auto c = check(root);
   const Finding* f = find(c.report, "link", "GPU0");
   ASSERT_NE(f, nullptr);
@@ -455,16 +455,16 @@ TEST(NodeLink, MissingLinkFilesAreUnknown) {
   for (const char* f : {"current_link_speed", "current_link_width", "max_link_speed", "max_link_width"})
     fs::remove(device_dir(root, "0000:1b:00.0") + "/" + f);
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "link", "GPU0"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "link", "GPU0"), Status::Unknown);
 }
 
 // --- nccl ---------------------------------------------------------------------------
 
 TEST(NodeNccl, StrayConfFileSettingsAreFound) {
   auto c = check(node_root("dgx-h100", {"stray-nccl-conf"}));
-  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Critical);
-  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_IB_HCA"), Status::Warning);
-  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_NET_GDR_LEVEL"), Status::Warning);
+  EXPECT_EQ(finding_status(c.report, "nccl", "GPU0"), Status::Critical);
+  EXPECT_EQ(finding_status(c.report, "nccl", "NCCL_IB_HCA"), Status::Warning);
+  EXPECT_EQ(finding_status(c.report, "nccl", "NCCL_NET_GDR_LEVEL"), Status::Warning);
   EXPECT_NE(find(c.report, "nccl", "NCCL_NET_GDR_LEVEL")->evidence[0].find("/etc/nccl.conf"), std::string::npos);
 }
 
@@ -472,7 +472,7 @@ TEST(NodeNccl, StrayConfFileSettingsAreFound) {
 // (src/graph/xml.cc:ncclTopoGetXmlFromFile@v2.26.6-1 WARN, INFO from 2.27.3).
 TEST(NodeNccl, MissingTopoFileIsAWarningAndThePciTreeIsUsed) {
   auto c = check(node_root("dgx-h100", {"stray-topo-file"}));
-  EXPECT_EQ(status_of(c.report, "nccl", "NCCL_TOPO_FILE"), Status::Warning);
+  EXPECT_EQ(finding_status(c.report, "nccl", "NCCL_TOPO_FILE"), Status::Warning);
   EXPECT_EQ(c.report.nccl_topology, "sysfs");
   EXPECT_EQ(pair(c.report, "GPU0").gdr_recv, GdrUse::Yes);
 }
@@ -484,7 +484,7 @@ TEST(NodeNccl, EnvironmentReadOffGivesReceiveOnly) {
   const PairVerdict& p = pair(c.report, "GPU0");
   EXPECT_EQ(p.gdr_send, GdrUse::No);
   EXPECT_EQ(p.gdr_recv, GdrUse::Yes);
-  EXPECT_EQ(status_of(c.report, "nccl", "GPU0"), Status::Warning);
+  EXPECT_EQ(finding_status(c.report, "nccl", "GPU0"), Status::Warning);
 }
 
 // The DGX root's switches are Broadcom Gen5 (PEX890xx): NCCL flattens them
@@ -507,14 +507,14 @@ TEST(NodeDriver, MissingVerbsModuleIsCritical) {
   std::string root = fresh_node_root("dgx-h100");
   fs::remove_all(root + "/sys/module/mlx5_ib");
   auto c = check(root);
-  EXPECT_EQ(status_of(c.report, "driver", "rdma"), Status::Critical);
+  EXPECT_EQ(finding_status(c.report, "driver", "rdma"), Status::Critical);
   EXPECT_NE(find(c.report, "driver", "rdma")->fix.find("modprobe -a mlx5_ib"), std::string::npos);
 }
 
 TEST(NodeDriver, NoModuleDirectoryIsUnknown) {
   auto c = check(testing::mic_root());
-  EXPECT_EQ(status_of(c.report, "driver", "rdma"), Status::Unknown);
-  EXPECT_EQ(status_of(c.report, "driver", "kernel"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "driver", "rdma"), Status::Unknown);
+  EXPECT_EQ(finding_status(c.report, "driver", "kernel"), Status::Unknown);
 }
 
 // --- manifest -----------------------------------------------------------------------
@@ -526,9 +526,9 @@ TEST(NodeManifest, GoodNodeMatchesItsOwnManifestAndDifferencesAreFound) {
   NodeOptions no;
   no.manifest = m;
   auto same = check(node_root("dgx-h100"), {}, no);
-  EXPECT_EQ(status_of(same.report, "manifest", "host"), Status::Ok);
+  EXPECT_EQ(finding_status(same.report, "manifest", "host"), Status::Ok);
   auto slow = check(node_root("dgx-h100", {"nic-slow"}), {}, no);
-  EXPECT_EQ(status_of(slow.report, "manifest", "ports"), Status::Critical);
+  EXPECT_EQ(finding_status(slow.report, "manifest", "ports"), Status::Critical);
   EXPECT_EQ(slow.report.status, Status::Critical);
 }
 
@@ -550,8 +550,8 @@ TEST(NodeRecorded, RealTreesGiveTruthfulUnknowns) {
       }
   }
   auto vm = check(testing::p100_vm_root());
-  EXPECT_EQ(status_of(vm.report, "link", "GPU0"), Status::Unknown);  // no link files in the VM
-  EXPECT_EQ(status_of(vm.report, "nic", "host"), Status::Critical);  // a GPU and no RDMA NIC
+  EXPECT_EQ(finding_status(vm.report, "link", "GPU0"), Status::Unknown);  // no link files in the VM
+  EXPECT_EQ(finding_status(vm.report, "nic", "host"), Status::Critical);  // a GPU and no RDMA NIC
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 namespace gdrcheck {
 namespace {
 
-Finding translated(const std::string& subject, int group) {
+Finding iommu_dma_fq(const std::string& subject, int group) {
   return problem(
       "iommu", subject, Status::Critical,
       "IOMMU translates this device's DMA (group type DMA-FQ): GPUDirect traffic is remapped or blocked",
@@ -27,8 +27,8 @@ NodeReport translated_node() {
   r.host = "dgx-h100-01";
   r.root = "/";
   r.status = Status::Critical;
-  for (int i = 0; i < 8; ++i) r.findings.push_back(translated("GPU" + std::to_string(i), 10 + i));
-  for (int i = 0; i < 12; ++i) r.findings.push_back(translated("mlx5_" + std::to_string(i), 30 + i));
+  for (int i = 0; i < 8; ++i) r.findings.push_back(iommu_dma_fq("GPU" + std::to_string(i), 10 + i));
+  for (int i = 0; i < 12; ++i) r.findings.push_back(iommu_dma_fq("mlx5_" + std::to_string(i), 30 + i));
   PairVerdict p;
   p.gpu = "GPU0";
   p.nic_name = "mlx5_0";
@@ -38,7 +38,7 @@ NodeReport translated_node() {
   return r;
 }
 
-std::size_t count(const std::string& text, const std::string& part) {
+std::size_t count_of(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
@@ -59,14 +59,14 @@ NodeTextOptions eighty_columns() {
 
 TEST(NodeText, OneRootCauseIsOneFinding) {
   std::string text = render_node_text(translated_node(), eighty_columns());
-  EXPECT_EQ(count(text, "  CRITICAL  "), 1u) << text;
+  EXPECT_EQ(count_of(text, "  CRITICAL  "), 1u) << text;
   EXPECT_NE(text.find("  CRITICAL  GPU0\u20137, mlx5_0\u201311 (20): IOMMU translates"), std::string::npos) << text;
   // Shared evidence once; the first subject's own evidence as an example.
-  EXPECT_EQ(count(text, "intel_iommu=on\n"), 1u) << text;
+  EXPECT_EQ(count_of(text, "intel_iommu=on\n"), 1u) << text;
   EXPECT_NE(text.find("GPU0: iommu_group 10"), std::string::npos) << text;
   EXPECT_EQ(text.find("iommu_group 11"), std::string::npos) << text;
   EXPECT_NE(text.find("19 more with evidence of their own (-v shows each)"), std::string::npos) << text;
-  EXPECT_EQ(count(text, "fix: boot with"), 1u) << text;
+  EXPECT_EQ(count_of(text, "fix: boot with"), 1u) << text;
 }
 
 TEST(NodeText, VerboseShowsEverySubjectsOwnEvidence) {

@@ -8,17 +8,19 @@
 
 #include "run_binary.h"
 
+#include "recorded_fixtures.h"
+
 namespace gdrcheck {
 namespace {
 
+using testing::oci_h100_xml;
 using testing::run_gdrcheck;
-const std::string kData = GDRCHECK_TEST_DATA;
-const std::string kOci = kData + "/recorded/oci-hpc/H100-topology.xml";
-const std::string kDell = kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml";
-const std::string kSysMatrix = kData + "/pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt";
+using testing::test_data;
+const std::string kDell = test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+const std::string kSysMatrix = test_data("pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt");
 
 TEST(NodeTopoCli, UnstatedHostFactsExitUnknownAndTheJsonSaysWhatWasJudged) {
-  auto r = run_gdrcheck({"node", "--topo", kOci, "--json"});
+  auto r = run_gdrcheck({"node", "--topo", oci_h100_xml(), "--json"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "gdrcheck.node/1");
@@ -32,7 +34,7 @@ TEST(NodeTopoCli, UnstatedHostFactsExitUnknownAndTheJsonSaysWhatWasJudged) {
 }
 
 TEST(NodeTopoCli, StatedFactsLetAGoodPlacementPass) {
-  auto r = run_gdrcheck({"node", "--topo", kOci, "--assume", "all=ok", "--color", "never"});
+  auto r = run_gdrcheck({"node", "--topo", oci_h100_xml(), "--assume", "all=ok", "--color", "never"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("(nccl-xml);"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("peermem=ok,ports=active,acs=ok,iommu=ok,links=ok,driver=ok"), std::string::npos) << r.out;
@@ -77,9 +79,9 @@ TEST(NodeTopoCli, WhatIfMovesANicAndShowsWhatChanged) {
 TEST(NodeTopoCli, BadOptionsAreUsageErrorsNamingWhatIsWrong) {
   auto assume_alone = run_gdrcheck({"node", "--assume", "all=ok"});
   EXPECT_EQ(assume_alone.exit_code, 64);
-  auto both = run_gdrcheck({"node", "--topo", kOci, "--root", "/"});
+  auto both = run_gdrcheck({"node", "--topo", oci_h100_xml(), "--root", "/"});
   EXPECT_EQ(both.exit_code, 64);
-  auto bad_key = run_gdrcheck({"node", "--topo", kOci, "--assume", "nvlink=ok"});
+  auto bad_key = run_gdrcheck({"node", "--topo", oci_h100_xml(), "--assume", "nvlink=ok"});
   EXPECT_EQ(bad_key.exit_code, 64);
   EXPECT_NE(bad_key.err.find("'nvlink' is not a fact that can be assumed"), std::string::npos) << bad_key.err;
   auto bad_move = run_gdrcheck({"node", "--topo", kDell, "--what-if", "move 0000:ee:00.0 under 0000:cb:00.0"});

@@ -12,7 +12,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string stats_file(const std::string& name) {
+std::string stats_text(const std::string& name) {
   std::ifstream in(std::string(GDRCHECK_TEST_DATA) + "/gds/stats/" + name, std::ios::binary);
   EXPECT_TRUE(in) << name;
   std::ostringstream s;
@@ -34,7 +34,7 @@ std::uint64_t gv(const NvfsGpu& g, std::string_view key) {
 }
 
 TEST(NvfsStats, Issue31Driver2_17IdleWithIoStatsDisabled) {
-  NvfsStats s = parse_nvfs_stats(stats_file("issue31-nvfs-2.17.5-idle.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("issue31-nvfs-2.17.5-idle.txt"));
   ASSERT_TRUE(s.recognised());
   EXPECT_EQ(s.gds_version, "1.7.2.11");
   EXPECT_EQ(s.stats_version, "4.0");
@@ -60,7 +60,7 @@ TEST(NvfsStats, Issue31Driver2_17IdleWithIoStatsDisabled) {
 }
 
 TEST(NvfsStats, Issue46Driver2_20TabsBatchesAndASecondReadsLine) {
-  NvfsStats s = parse_nvfs_stats(stats_file("issue46-nvfs-2.20.5-mapped-no-io.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("issue46-nvfs-2.20.5-mapped-no-io.txt"));
   EXPECT_EQ(s.gds_version, "1.10.0.4");  // printed with a trailing space
   EXPECT_EQ(s.driver_version, "2.20.5");
   EXPECT_EQ(s.peerdirect, true);
@@ -82,7 +82,7 @@ TEST(NvfsStats, Issue46Driver2_20TabsBatchesAndASecondReadsLine) {
 }
 
 TEST(NvfsStats, StellineDriver2_25AfterAGdsioWriteWithIoStatsDisabled) {
-  NvfsStats s = parse_nvfs_stats(stats_file("stelline-nvfs-2.25.7-after-gdsio-write.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("stelline-nvfs-2.25.7-after-gdsio-write.txt"));
   EXPECT_EQ(s.gds_version, "1.14.0.31");
   EXPECT_EQ(s.driver_version, "2.25.7");
   EXPECT_EQ(s.io_stats, false);
@@ -99,7 +99,7 @@ TEST(NvfsStats, StellineDriver2_25AfterAGdsioWriteWithIoStatsDisabled) {
 }
 
 TEST(NvfsStats, BenchmarkingGuideDriver2_3BusyNfsClient) {
-  NvfsStats s = parse_nvfs_stats(stats_file("gds-benchmarking-guide-nvfs-2.3.1-nfs-busy.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("gds-benchmarking-guide-nvfs-2.3.1-nfs-busy.txt"));
   EXPECT_EQ(s.gds_version, "0.9.0.743");
   EXPECT_EQ(s.stats_version, "2.0");
   EXPECT_EQ(s.driver_version, "2:3:1");  // as 2.3 printed it
@@ -126,7 +126,7 @@ TEST(NvfsStats, BenchmarkingGuideDriver2_3BusyNfsClient) {
 }
 
 TEST(NvfsStats, TroubleshootingGuideDriver2_7SixteenGpusWithPeerStats) {
-  NvfsStats s = parse_nvfs_stats(stats_file("gds-troubleshooting-nvfs-2.7.47-peer-stats.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("gds-troubleshooting-nvfs-2.7.47-peer-stats.txt"));
   EXPECT_EQ(s.driver_version, "2:7:47");
   EXPECT_EQ(s.io_stats, true);
   EXPECT_EQ(s.peer_io_stats, true);
@@ -143,7 +143,7 @@ TEST(NvfsStats, TroubleshootingGuideDriver2_7SixteenGpusWithPeerStats) {
 }
 
 TEST(NvfsStats, TroubleshootingGuideOldFieldNamesAndAWrappedLine) {
-  NvfsStats s = parse_nvfs_stats(stats_file("gds-troubleshooting-nvfs-2.7.47-lustre-one-write.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("gds-troubleshooting-nvfs-2.7.47-lustre-one-write.txt"));
   EXPECT_EQ(*s.scalar("Active Shadow-Buffer (MB)"), 0u);
   EXPECT_EQ(v(s, "Reads", "readmb"), 0u);
   EXPECT_EQ(v(s, "Writes", "n"), 1u);
@@ -160,7 +160,7 @@ TEST(NvfsStats, TroubleshootingGuideOldFieldNamesAndAWrappedLine) {
 }
 
 TEST(NvfsStats, TroubleshootingGuideWriteErrorsWithIoStatsDisabled) {
-  NvfsStats s = parse_nvfs_stats(stats_file("gds-troubleshooting-nvfs-2.7.49-spectrum-scale.txt"));
+  NvfsStats s = parse_nvfs_stats(stats_text("gds-troubleshooting-nvfs-2.7.49-spectrum-scale.txt"));
   EXPECT_EQ(s.gds_version, "1.0.0.82");
   EXPECT_EQ(s.driver_version, "2.7.49");
   EXPECT_EQ(s.io_stats, false);

@@ -12,11 +12,14 @@
 #include <vector>
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
-NvLinkStatus load(const std::string& name) {
+using testing::has_note;
+
+NvLinkStatus load_nvlink(const std::string& name) {
   return parse_nvidia_smi_nvlink(testing::read_test_data("nvlink/" + name));
 }
 
@@ -27,14 +30,8 @@ std::set<int> numbers_in(const NvLinkGpu& g, NvLinkLinkState state) {
   return out;
 }
 
-bool has_note(const NvLinkStatus& s, const std::string& part) {
-  for (const auto& n : s.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
-}
-
 // No byte below 0x20 (tab included) nor DEL in anything the parser keeps.
-bool printable(const std::string& s) {
+bool no_control_bytes(const std::string& s) {
   for (char c : s) {
     auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) return false;
@@ -43,16 +40,16 @@ bool printable(const std::string& s) {
 }
 
 void expect_all_printable(const NvLinkStatus& s) {
-  EXPECT_TRUE(printable(s.problem)) << s.problem;
-  for (const auto& n : s.notes) EXPECT_TRUE(printable(n)) << n;
+  EXPECT_TRUE(no_control_bytes(s.problem)) << s.problem;
+  for (const auto& n : s.notes) EXPECT_TRUE(no_control_bytes(n)) << n;
   for (const auto& g : s.gpus) {
-    EXPECT_TRUE(printable(g.name)) << g.name;
-    EXPECT_TRUE(printable(g.uuid)) << g.uuid;
-    EXPECT_TRUE(printable(g.message)) << g.message;
-    EXPECT_TRUE(printable(g.describe())) << g.describe();
+    EXPECT_TRUE(no_control_bytes(g.name)) << g.name;
+    EXPECT_TRUE(no_control_bytes(g.uuid)) << g.uuid;
+    EXPECT_TRUE(no_control_bytes(g.message)) << g.message;
+    EXPECT_TRUE(no_control_bytes(g.describe())) << g.describe();
     for (const auto& l : g.links) {
-      EXPECT_TRUE(printable(l.value)) << l.value;
-      EXPECT_TRUE(printable(l.remote_bus_id)) << l.remote_bus_id;
+      EXPECT_TRUE(no_control_bytes(l.value)) << l.value;
+      EXPECT_TRUE(no_control_bytes(l.remote_bus_id)) << l.remote_bus_id;
     }
   }
 }
@@ -60,7 +57,7 @@ void expect_all_printable(const NvLinkStatus& s) {
 // ---------------------------------------------------------- real outputs
 
 TEST(NvidiaSmiNvlinkReal, HpeH100PcieBridgedPairTwelveOfEighteenActive) {
-  NvLinkStatus s = load("hpe-dl380a-2xh100-pcie-nvlink-s.txt");
+  NvLinkStatus s = load_nvlink("hpe-dl380a-2xh100-pcie-nvlink-s.txt");
   ASSERT_EQ(s.kind, NvLinkStatus::Kind::Found) << s.problem;
   ASSERT_EQ(s.gpus.size(), 2u);
   EXPECT_TRUE(s.notes.empty()) << s.notes.front();
@@ -86,7 +83,7 @@ TEST(NvidiaSmiNvlinkReal, HpeH100PcieBridgedPairTwelveOfEighteenActive) {
 }
 
 TEST(NvidiaSmiNvlinkReal, HpeH100PcieRemoteLinkInfoNamesTheOtherGpu) {
-  NvLinkStatus s = load("hpe-dl380a-2xh100-pcie-nvlink-R.txt");
+  NvLinkStatus s = load_nvlink("hpe-dl380a-2xh100-pcie-nvlink-R.txt");
   ASSERT_EQ(s.gpus.size(), 2u);
   const NvLinkGpu& g0 = s.gpus[0];
   EXPECT_EQ(g0.links.size(), 12u);
@@ -99,7 +96,7 @@ TEST(NvidiaSmiNvlinkReal, HpeH100PcieRemoteLinkInfoNamesTheOtherGpu) {
 }
 
 TEST(NvidiaSmiNvlinkReal, HpeA100PcieWithoutBridgeIsAllInactive) {
-  NvLinkStatus s = load("hpe-dl380-2xa100-pcie-no-bridge.txt");
+  NvLinkStatus s = load_nvlink("hpe-dl380-2xa100-pcie-no-bridge.txt");
   ASSERT_EQ(s.kind, NvLinkStatus::Kind::Found);
   ASSERT_EQ(s.gpus.size(), 2u);
   for (const auto& g : s.gpus) {
@@ -115,7 +112,7 @@ TEST(NvidiaSmiNvlinkReal, HpeA100PcieWithoutBridgeIsAllInactive) {
 }
 
 TEST(NvidiaSmiNvlinkReal, SiboehmThreeA6000TwoBridgedOneNot) {
-  NvLinkStatus s = load("siboehm-bench-3xa6000-one-bridge.txt");
+  NvLinkStatus s = load_nvlink("siboehm-bench-3xa6000-one-bridge.txt");
   ASSERT_EQ(s.gpus.size(), 3u);
   EXPECT_EQ(s.gpus[0].active_links(), 4);
   EXPECT_EQ(s.gpus[1].active_links(), 4);
@@ -126,7 +123,7 @@ TEST(NvidiaSmiNvlinkReal, SiboehmThreeA6000TwoBridgedOneNot) {
 }
 
 TEST(NvidiaSmiNvlinkReal, Club3090PairWithBridge) {
-  NvLinkStatus s = load("club3090-441-2x3090-bridge.txt");
+  NvLinkStatus s = load_nvlink("club3090-441-2x3090-bridge.txt");
   ASSERT_EQ(s.gpus.size(), 2u);
   for (const auto& g : s.gpus) {
     EXPECT_EQ(g.name, "NVIDIA GeForce RTX 3090");
@@ -136,7 +133,7 @@ TEST(NvidiaSmiNvlinkReal, Club3090PairWithBridge) {
 }
 
 TEST(NvidiaSmiNvlinkReal, NcclTestsA100Sxm4CutAfterGpu2) {
-  NvLinkStatus s = load("nccl-tests-228-8xa100-sxm4-cut.txt");
+  NvLinkStatus s = load_nvlink("nccl-tests-228-8xa100-sxm4-cut.txt");
   ASSERT_EQ(s.gpus.size(), 3u);
   EXPECT_EQ(s.gpus[0].active_links(), 12);
   EXPECT_EQ(s.gpus[1].active_links(), 12);
@@ -150,7 +147,7 @@ TEST(NvidiaSmiNvlinkReal, NcclTestsA100Sxm4CutAfterGpu2) {
 }
 
 TEST(NvidiaSmiNvlinkReal, AzureV100TwoLinksDownUuidElided) {
-  NvLinkStatus s = load("azhpc-diagnostics-73-v100-sxm2-two-inactive.txt");
+  NvLinkStatus s = load_nvlink("azhpc-diagnostics-73-v100-sxm2-two-inactive.txt");
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.find(0), nullptr);
   const NvLinkGpu* g = s.find(3);
@@ -166,7 +163,7 @@ TEST(NvidiaSmiNvlinkReal, AzureV100TwoLinksDownUuidElided) {
 }
 
 TEST(NvidiaSmiNvlinkReal, Gb200CutThenInfoOutputUnderTheSameHeaders) {
-  NvLinkStatus s = load("k8s-test-infra-371-gb200-cut-then-info.txt");
+  NvLinkStatus s = load_nvlink("k8s-test-infra-371-gb200-cut-then-info.txt");
   ASSERT_EQ(s.gpus.size(), 2u);
   EXPECT_EQ(s.gpus[0].links.size(), 18u);
   EXPECT_EQ(s.gpus[0].active_links(), 18);
@@ -180,7 +177,7 @@ TEST(NvidiaSmiNvlinkReal, Gb200CutThenInfoOutputUnderTheSameHeaders) {
 }
 
 TEST(NvidiaSmiNvlinkReal, GpudB200AllLinksDown) {
-  NvLinkStatus s = load("gpud-1085-b200-all-inactive.txt");
+  NvLinkStatus s = load_nvlink("gpud-1085-b200-all-inactive.txt");
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].index, 2);
   EXPECT_EQ(s.gpus[0].uuid, "GPU-xxx");
@@ -188,7 +185,7 @@ TEST(NvidiaSmiNvlinkReal, GpudB200AllLinksDown) {
 }
 
 TEST(NvidiaSmiNvlinkReal, UnigeEightA6000InFourBridgedPairs) {
-  NvLinkStatus s = load("unige-3741-8xa6000-four-bridges.txt");
+  NvLinkStatus s = load_nvlink("unige-3741-8xa6000-four-bridges.txt");
   ASSERT_EQ(s.gpus.size(), 8u);
   for (int i = 0; i < 8; ++i) {
     const NvLinkGpu* g = s.find(i);
@@ -200,7 +197,7 @@ TEST(NvidiaSmiNvlinkReal, UnigeEightA6000InFourBridgedPairs) {
 }
 
 TEST(NvidiaSmiNvlinkSynthetic, PdshPrefixCrlfAndColouredPrompt) {
-  NvLinkStatus s = load("synthetic-pdsh-prefix-crlf-ansi.txt");
+  NvLinkStatus s = load_nvlink("synthetic-pdsh-prefix-crlf-ansi.txt");
   ASSERT_EQ(s.gpus.size(), 2u);
   EXPECT_EQ(s.gpus[0].name, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(s.gpus[0].uuid, "GPU-00000000-aaaa-bbbb-cccc-dddddddddddd");
@@ -211,7 +208,7 @@ TEST(NvidiaSmiNvlinkSynthetic, PdshPrefixCrlfAndColouredPrompt) {
 }
 
 TEST(NvidiaSmiNvlinkSynthetic, OldDriverWithoutUuid) {
-  NvLinkStatus s = load("synthetic-old-driver-no-uuid.txt");
+  NvLinkStatus s = load_nvlink("synthetic-old-driver-no-uuid.txt");
   ASSERT_EQ(s.gpus.size(), 2u);
   EXPECT_EQ(s.gpus[1].name, "Tesla V100-SXM2-32GB");
   EXPECT_EQ(s.gpus[1].uuid, "");
@@ -226,7 +223,7 @@ TEST(NvidiaSmiNvlinkReal, EveryFileKeepsOnlyPrintableText) {
         "k8s-test-infra-371-gb200-cut-then-info.txt", "gpud-1085-b200-all-inactive.txt",
         "unige-3741-8xa6000-four-bridges.txt"}) {
     SCOPED_TRACE(name);
-    NvLinkStatus s = load(name);
+    NvLinkStatus s = load_nvlink(name);
     EXPECT_EQ(s.kind, NvLinkStatus::Kind::Found);
     expect_all_printable(s);
   }

@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-void write_file(const std::string& path, const std::string& text) {
+void write_binary_file(const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(path).parent_path());
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -32,23 +32,23 @@ std::string read_file(const std::string& path) {
 }
 
 // An executable shell script standing in for nvidia-smi.
-std::string stand_in(const std::string& dir, const std::string& name, const std::string& body) {
+std::string write_stand_in(const std::string& dir, const std::string& name, const std::string& body) {
   std::string path = dir + "/" + name;
-  write_file(path, "#!/bin/sh\n" + body);
+  write_binary_file(path, "#!/bin/sh\n" + body);
   ::chmod(path.c_str(), 0755);
   return path;
 }
 
 // A root that stands for a recorded host, with the given capture files.
-std::string recorded_root(const std::string& topo, const std::string& status) {
+std::string smi_outputs_root(const std::string& topo, const std::string& status) {
   std::string root = testing::scratch_dir() + "/root";
   fs::create_directories(root + "/sys");
-  if (!topo.empty()) write_file(root + kTopoMatrixCapture, topo);
-  if (!status.empty()) write_file(root + kNvlinkStatusCapture, status);
+  if (!topo.empty()) write_binary_file(root + kTopoMatrixCapture, topo);
+  if (!status.empty()) write_binary_file(root + kNvlinkStatusCapture, status);
   return root;
 }
 
-bool printable(const std::string& s) {
+bool all_printable(const std::string& s) {
   for (char c : s)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
   return true;
@@ -59,7 +59,7 @@ bool printable(const std::string& s) {
 TEST(NvidiaSmiOutputsRecorded, ReadsBothCapturesThroughTheRoot) {
   std::string topo = testing::read_test_data("nvlink/hpe-dl380a-2xh100-pcie-topo-m.txt");
   std::string status = testing::read_test_data("nvlink/hpe-dl380a-2xh100-pcie-nvlink-s.txt");
-  NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(recorded_root(topo, status)));
+  NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(smi_outputs_root(topo, status)));
   ASSERT_TRUE(o.topo_matrix.ok()) << o.topo_matrix.missing;
   ASSERT_TRUE(o.nvlink_status.ok()) << o.nvlink_status.missing;
   EXPECT_EQ(*o.topo_matrix.text, topo);
@@ -72,7 +72,7 @@ TEST(NvidiaSmiOutputsRecorded, ReadsBothCapturesThroughTheRoot) {
 
 TEST(NvidiaSmiOutputsRecorded, MissingCaptureSaysNotCaptured) {
   std::string status = testing::read_test_data("nvlink/club3090-441-2x3090-bridge.txt");
-  NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(recorded_root("", status)));
+  NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(smi_outputs_root("", status)));
   EXPECT_FALSE(o.topo_matrix.ok());
   EXPECT_EQ(o.topo_matrix.missing, "not captured (no /.gdrcheck/commands/nvidia-smi-topo-m.txt)");
   EXPECT_EQ(o.topo_matrix.describe(),
@@ -81,8 +81,8 @@ TEST(NvidiaSmiOutputsRecorded, MissingCaptureSaysNotCaptured) {
 }
 
 TEST(NvidiaSmiOutputsRecorded, EmptyCaptureIsAnEmptyTextNotAMissingOne) {
-  std::string root = recorded_root("", "");
-  write_file(root + kNvlinkStatusCapture, "");
+  std::string root = smi_outputs_root("", "");
+  write_binary_file(root + kNvlinkStatusCapture, "");
   NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(root));
   ASSERT_TRUE(o.nvlink_status.ok());
   EXPECT_EQ(*o.nvlink_status.text, "");
@@ -92,14 +92,14 @@ TEST(NvidiaSmiOutputsRecorded, NeverRunsAProgramForARecordedRoot) {
   std::string dir = testing::scratch_dir();
   std::string marker = dir + "/ran";
   NvidiaSmiOptions opts;
-  opts.program = stand_in(dir, "nvidia-smi", "touch " + marker + "\n");
-  NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(recorded_root("", "")), opts);
+  opts.program = write_stand_in(dir, "nvidia-smi", "touch " + marker + "\n");
+  NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root(smi_outputs_root("", "")), opts);
   EXPECT_FALSE(o.topo_matrix.ok());
   EXPECT_FALSE(fs::exists(marker));
 }
 
 TEST(NvidiaSmiOutputsRecorded, DirectoriesLinksOutOfTheRootAndHugeFilesAreRefused) {
-  std::string root = recorded_root("", "");
+  std::string root = smi_outputs_root("", "");
   fs::create_directories(root + kTopoMatrixCapture);  // a directory where the file should be
   // An absolute link resolves inside the root, never to this host's file.
   fs::create_symlink("/etc/hostname", root + kNvlinkStatusCapture);
@@ -109,7 +109,7 @@ TEST(NvidiaSmiOutputsRecorded, DirectoriesLinksOutOfTheRootAndHugeFilesAreRefuse
   EXPECT_FALSE(o.nvlink_status.ok());
   EXPECT_TRUE(o.nvlink_status.missing.rfind("not captured", 0) == 0) << o.nvlink_status.missing;
 
-  std::string big_root = recorded_root(std::string(2048, 'x'), "GPU 0: A\n");
+  std::string big_root = smi_outputs_root(std::string(2048, 'x'), "GPU 0: A\n");
   NvidiaSmiOptions opts;
   opts.max_bytes = 1024;
   o = read_nvidia_smi_outputs(Root(big_root), opts);
@@ -122,21 +122,21 @@ TEST(NvidiaSmiOutputsRecorded, DirectoriesLinksOutOfTheRootAndHugeFilesAreRefuse
 
 TEST(NvidiaSmiOutputsLive, RunsBothCommandsAndKeepsTheirOutput) {
   std::string dir = testing::scratch_dir();
-  write_file(dir + "/topo.txt", testing::read_test_data("nvlink/siboehm-bench-3xa6000-topo-m.txt"));
-  write_file(dir + "/status.txt", testing::read_test_data("nvlink/siboehm-bench-3xa6000-one-bridge.txt"));
+  write_binary_file(dir + "/topo.txt", testing::read_test_data("nvlink/siboehm-bench-3xa6000-topo-m.txt"));
+  write_binary_file(dir + "/status.txt", testing::read_test_data("nvlink/siboehm-bench-3xa6000-one-bridge.txt"));
   NvidiaSmiOptions opts;
-  opts.program = stand_in(dir, "nvidia-smi",
-                          "echo \"$*\" >> " + dir +
-                              "/args\n"
-                              "case \"$1 $2\" in\n"
-                              "  'topo -m') cat " +
-                              dir +
-                              "/topo.txt ;;\n"
-                              "  'nvlink --status') cat " +
-                              dir +
-                              "/status.txt ;;\n"
-                              "  *) echo unexpected; exit 2 ;;\n"
-                              "esac\n");
+  opts.program = write_stand_in(dir, "nvidia-smi",
+                                "echo \"$*\" >> " + dir +
+                                    "/args\n"
+                                    "case \"$1 $2\" in\n"
+                                    "  'topo -m') cat " +
+                                    dir +
+                                    "/topo.txt ;;\n"
+                                    "  'nvlink --status') cat " +
+                                    dir +
+                                    "/status.txt ;;\n"
+                                    "  *) echo unexpected; exit 2 ;;\n"
+                                    "esac\n");
   NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root("/"), opts);
   ASSERT_TRUE(o.topo_matrix.ok()) << o.topo_matrix.missing;
   ASSERT_TRUE(o.nvlink_status.ok()) << o.nvlink_status.missing;
@@ -148,7 +148,7 @@ TEST(NvidiaSmiOutputsLive, RunsBothCommandsAndKeepsTheirOutput) {
 
 TEST(NvidiaSmiOutputsLive, LooksTheProgramUpInPath) {
   std::string dir = testing::scratch_dir();
-  stand_in(dir, "nvidia-smi", "echo \"GPU 0: from PATH ($1)\"\n");
+  write_stand_in(dir, "nvidia-smi", "echo \"GPU 0: from PATH ($1)\"\n");
   const char* old = std::getenv("PATH");
   std::string saved = old ? old : "";
   ::setenv("PATH", (dir + ":" + saved).c_str(), 1);
@@ -173,7 +173,7 @@ TEST(NvidiaSmiOutputsLive, NotFoundSaysSo) {
 TEST(NvidiaSmiOutputsLive, HangingProgramTimesOutOnceNotTwice) {
   std::string dir = testing::scratch_dir();
   NvidiaSmiOptions opts;
-  opts.program = stand_in(dir, "nvidia-smi", "echo \"$*\" >> " + dir + "/args\nexec sleep 30\n");
+  opts.program = write_stand_in(dir, "nvidia-smi", "echo \"$*\" >> " + dir + "/args\nexec sleep 30\n");
   opts.timeout = milliseconds(300);
   auto start = std::chrono::steady_clock::now();
   NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root("/"), opts);
@@ -194,26 +194,26 @@ TEST(NvidiaSmiOutputsLive, FailingProgramGivesItsExitStatusAndFirstLine) {
   std::string dir = testing::scratch_dir();
   NvidiaSmiOptions opts;
   // nvidia-smi writes its errors to stdout; some wrappers use stderr.
-  opts.program = stand_in(dir, "nvidia-smi",
-                          "if [ \"$1\" = topo ]; then printf '\\n  No devices were found\\n'; exit 6; fi\n"
-                          "printf 'NVIDIA-SMI has failed because it couldn'\"'\"'t communicate with the NVIDIA "
-                          "driver.\\033[31m\\r\\n' >&2; exit 9\n");
+  opts.program = write_stand_in(dir, "nvidia-smi",
+                                "if [ \"$1\" = topo ]; then printf '\\n  No devices were found\\n'; exit 6; fi\n"
+                                "printf 'NVIDIA-SMI has failed because it couldn'\"'\"'t communicate with the NVIDIA "
+                                "driver.\\033[31m\\r\\n' >&2; exit 9\n");
   NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root("/"), opts);
   EXPECT_FALSE(o.topo_matrix.ok());
   EXPECT_EQ(o.topo_matrix.missing, "exit status 6: No devices were found");
   EXPECT_FALSE(o.nvlink_status.ok());
   EXPECT_EQ(o.nvlink_status.missing,
             "exit status 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.[31m");
-  EXPECT_TRUE(printable(o.nvlink_status.missing));
+  EXPECT_TRUE(all_printable(o.nvlink_status.missing));
 }
 
 TEST(NvidiaSmiOutputsLive, KilledProgramAndHugeOutputAreNotUsed) {
   std::string dir = testing::scratch_dir();
   NvidiaSmiOptions opts;
   opts.max_bytes = 1024;
-  opts.program = stand_in(dir, "nvidia-smi",
-                          "if [ \"$1\" = topo ]; then head -c 100000 /dev/zero | tr '\\0' x; exit 0; fi\n"
-                          "kill -SEGV $$\n");
+  opts.program = write_stand_in(dir, "nvidia-smi",
+                                "if [ \"$1\" = topo ]; then head -c 100000 /dev/zero | tr '\\0' x; exit 0; fi\n"
+                                "kill -SEGV $$\n");
   NvidiaSmiOutputs o = read_nvidia_smi_outputs(Root("/"), opts);
   EXPECT_EQ(o.topo_matrix.missing, "output larger than 1 KiB; not used");
   EXPECT_EQ(o.nvlink_status.missing, "killed by signal 11 (SIGSEGV)");

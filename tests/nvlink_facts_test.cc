@@ -15,9 +15,13 @@
 #include "topology/smi_text_source.h"
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
+
+using testing::any_contains;
+using testing::contains;
 
 struct GpuSpec {
   std::string bus;
@@ -27,7 +31,7 @@ struct GpuSpec {
 
 // A host whose GPUs are endpoints GPU0.. in the order given (which need
 // not be bus order), plus `nvswitches` NVSwitch functions.
-Topology host(const std::vector<GpuSpec>& gpus, int nvswitches = 0) {
+Topology nvlink_topology(const std::vector<GpuSpec>& gpus, int nvswitches = 0) {
   Topology t;
   t.kind = SourceKind::Sysfs;
   t.tree = TreeStyle::Ports;
@@ -61,7 +65,7 @@ Topology same_gpus(int n, uint16_t device, const std::string& model, int nvswitc
   static const char* kBus[] = {"18", "2a", "3a", "5d", "9a", "ab", "ba", "db"};
   std::vector<GpuSpec> gpus;
   for (int i = 0; i < n; ++i) gpus.push_back({std::string("0000:") + kBus[i % 8] + ":00.0", device, model});
-  return host(gpus, nvswitches);
+  return nvlink_topology(gpus, nvswitches);
 }
 
 NvLinkStatus status_file(const std::string& name) {
@@ -76,16 +80,6 @@ const GpuNvLink& fact(const NvLinkFacts& f, const std::string& gpu) {
   const GpuNvLink* g = f.find(gpu);
   if (!g) throw std::runtime_error("no fact for " + gpu);
   return *g;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-bool any_contains(const std::vector<std::string>& v, const std::string& part) {
-  for (const auto& s : v)
-    if (contains(s, part)) return true;
-  return false;
 }
 
 using Peers = std::vector<std::string>;
@@ -139,9 +133,9 @@ TEST(NvLinkFactsTopology, AzureNcv4LinksToItselfAreNotAPeer) {
 // ------------------------------------------------ 2a. nvidia-smi topo -m
 
 TEST(NvLinkFactsSmiMatrix, SiboehmThreeA6000PairAndTheOddOneOut) {
-  Topology t = host({{"0000:01:00.0", 0x2230, "GA102GL [RTX A6000]"},
-                     {"0000:21:00.0", 0x2230, "GA102GL [RTX A6000]"},
-                     {"0000:41:00.0", 0x2230, "GA102GL [RTX A6000]"}});
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x2230, "GA102GL [RTX A6000]"},
+                                {"0000:21:00.0", 0x2230, "GA102GL [RTX A6000]"},
+                                {"0000:41:00.0", 0x2230, "GA102GL [RTX A6000]"}});
   Topology m = matrix_file("siboehm-bench-3xa6000-topo-m.txt");
   NvLinkStatus s = status_file("siboehm-bench-3xa6000-one-bridge.txt");
   NvLinkFacts f = nvlink_facts(t, {&m, &s});
@@ -161,7 +155,8 @@ TEST(NvLinkFactsSmiMatrix, SiboehmThreeA6000PairAndTheOddOneOut) {
 
 TEST(NvLinkFactsSmiMatrix, SmiIndexFollowsBusOrderNotEndpointOrder) {
   // Endpoint GPU0 sits on the highest bus: nvidia-smi calls it GPU 2.
-  Topology t = host({{"0000:41:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}, {"0000:01:00.0", 0x2230, ""}});
+  Topology t =
+      nvlink_topology({{"0000:41:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}, {"0000:01:00.0", 0x2230, ""}});
   std::vector<const Endpoint*> order = gpus_in_smi_order(t);
   ASSERT_EQ(order.size(), 3u);
   EXPECT_EQ(order[0]->id, "GPU2");
@@ -187,7 +182,8 @@ TEST(NvLinkFactsSmiMatrix, PastedMatrixIsItsOwnEvidence) {
 }
 
 TEST(NvLinkFactsSmiMatrix, HpeH100PcieMatrixAndStatusAgree) {
-  Topology t = host({{"0000:c2:00.0", 0x2331, "GH100 [H100 PCIe]"}, {"0000:d5:00.0", 0x2331, "GH100 [H100 PCIe]"}});
+  Topology t =
+      nvlink_topology({{"0000:c2:00.0", 0x2331, "GH100 [H100 PCIe]"}, {"0000:d5:00.0", 0x2331, "GH100 [H100 PCIe]"}});
   Topology m = matrix_file("hpe-dl380a-2xh100-pcie-topo-m.txt");
   NvLinkStatus s = status_file("hpe-dl380a-2xh100-pcie-nvlink-s.txt");
   NvLinkFacts f = nvlink_facts(t, {&m, &s});
@@ -199,7 +195,8 @@ TEST(NvLinkFactsSmiMatrix, MissingRowIsReadFromTheOtherRowsColumns) {
   // The paste lost GPU2's row; the matrix is symmetric, so GPU0's and
   // GPU1's rows still give every pair with GPU2.
   Topology m = read_smi_text("\tGPU0\tGPU1\tGPU2\nGPU0\t X \tNV4\tSYS\nGPU1\tNV4\t X \tSYS\n", "cut.txt");
-  Topology t = host({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}, {"0000:41:00.0", 0x2230, ""}});
+  Topology t =
+      nvlink_topology({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}, {"0000:41:00.0", 0x2230, ""}});
   NvLinkFacts f = nvlink_facts(t, {&m, nullptr});
   EXPECT_EQ(fact(f, "GPU0").peers, Peers{"GPU1"});
   EXPECT_EQ(fact(f, "GPU2").answer, NvLinkAnswer::No);
@@ -208,7 +205,7 @@ TEST(NvLinkFactsSmiMatrix, MissingRowIsReadFromTheOtherRowsColumns) {
 
 TEST(NvLinkFactsSmiMatrix, UnreadableCellsAreNotANo) {
   Topology m = read_smi_text("\tGPU0\tGPU1\nGPU0\t X \tN/A\nGPU1\tN/A\t X \n", "na.txt");
-  Topology t = host({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}});
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}});
   NvLinkFacts f = nvlink_facts(t, {&m, nullptr});
   const GpuNvLink& g = fact(f, "GPU0");
   EXPECT_EQ(g.answer, NvLinkAnswer::Unknown);
@@ -219,7 +216,8 @@ TEST(NvLinkFactsSmiMatrix, UnreadableCellsAreNotANo) {
 // ------------------------------------------- 2b. nvidia-smi nvlink --status
 
 TEST(NvLinkFactsSmiStatus, HpeH100PcieBridgeSeenOnlyByNvlinkStatus) {
-  Topology t = host({{"0000:c2:00.0", 0x2331, "GH100 [H100 PCIe]"}, {"0000:d5:00.0", 0x2331, "GH100 [H100 PCIe]"}});
+  Topology t =
+      nvlink_topology({{"0000:c2:00.0", 0x2331, "GH100 [H100 PCIe]"}, {"0000:d5:00.0", 0x2331, "GH100 [H100 PCIe]"}});
   NvLinkFacts without = nvlink_facts(t);
   EXPECT_EQ(fact(without, "GPU0").answer, NvLinkAnswer::Unknown);
   EXPECT_EQ(fact(without, "GPU0").evidence,
@@ -236,7 +234,7 @@ TEST(NvLinkFactsSmiStatus, HpeH100PcieBridgeSeenOnlyByNvlinkStatus) {
 }
 
 TEST(NvLinkFactsSmiStatus, RemoteLinkInfoNamesThePeer) {
-  Topology t = host({{"0000:c2:00.0", 0x2331, ""}, {"0000:d5:00.0", 0x2331, ""}});
+  Topology t = nvlink_topology({{"0000:c2:00.0", 0x2331, ""}, {"0000:d5:00.0", 0x2331, ""}});
   NvLinkStatus r = status_file("hpe-dl380a-2xh100-pcie-nvlink-R.txt");
   NvLinkFacts f = nvlink_facts(t, {nullptr, &r});
   EXPECT_EQ(fact(f, "GPU0").peers, Peers{"GPU1"});
@@ -245,7 +243,7 @@ TEST(NvLinkFactsSmiStatus, RemoteLinkInfoNamesThePeer) {
 }
 
 TEST(NvLinkFactsSmiStatus, A100PcieWithoutBridgeIsNo) {
-  Topology t = host({{"0000:12:00.0", 0x20b1, "GA100 [A100 PCIe 40GB]"}, {"0000:8a:00.0", 0x20b1, ""}});
+  Topology t = nvlink_topology({{"0000:12:00.0", 0x20b1, "GA100 [A100 PCIe 40GB]"}, {"0000:8a:00.0", 0x20b1, ""}});
   NvLinkStatus s = status_file("hpe-dl380-2xa100-pcie-no-bridge.txt");
   NvLinkFacts f = nvlink_facts(t, {nullptr, &s});
   for (const auto& g : f.gpus) {
@@ -282,7 +280,7 @@ TEST(NvLinkFactsSmiStatus, CutA100Sxm4PasteCoversTheGpusItShows) {
 }
 
 TEST(NvLinkFactsSmiStatus, StatusThatCannotBeUsedIsSaidOnce) {
-  Topology t = host({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}});
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}});
   NvLinkStatus empty = parse_nvidia_smi_nvlink("");
   NvLinkFacts f = nvlink_facts(t, {nullptr, &empty});
   ASSERT_EQ(f.notes.size(), 1u);
@@ -300,7 +298,7 @@ TEST(NvLinkFactsSmiStatus, StatusThatCannotBeUsedIsSaidOnce) {
 }
 
 TEST(NvLinkFactsSmiStatus, GpusWithoutBusIdCannotBeMatched) {
-  Topology t = host({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}});
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x2230, ""}, {"0000:21:00.0", 0x2230, ""}});
   t.endpoints[1].address.reset();
   NvLinkStatus s = status_file("club3090-441-2x3090-bridge.txt");
   NvLinkFacts f = nvlink_facts(t, {nullptr, &s});
@@ -324,7 +322,7 @@ TEST(NvLinkFactsNvSwitch, HgxA100WithNvSwitchFunctions) {
 }
 
 TEST(NvLinkFactsNvSwitch, NvSwitchNextToPcieCardsSaysNothing) {
-  Topology t = host({{"0000:01:00.0", 0x20b5, ""}, {"0000:21:00.0", 0x20b5, ""}}, 1);
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x20b5, ""}, {"0000:21:00.0", 0x20b5, ""}}, 1);
   NvLinkFacts f = nvlink_facts(t);
   EXPECT_EQ(fact(f, "GPU0").answer, NvLinkAnswer::Unknown);
 }
@@ -367,7 +365,7 @@ TEST(NvLinkFactsDeviceId, UnknownModelsSayWhatWouldTell) {
 }
 
 TEST(NvLinkFactsDeviceId, LoneSxmAmongOtherGpusIsUnknown) {
-  Topology t = host({{"0000:18:00.0", 0x2330, ""}, {"0000:2a:00.0", 0x27b8, ""}});
+  Topology t = nvlink_topology({{"0000:18:00.0", 0x2330, ""}, {"0000:2a:00.0", 0x27b8, ""}});
   NvLinkFacts f = nvlink_facts(t);
   EXPECT_EQ(fact(f, "GPU0").answer, NvLinkAnswer::Unknown);
   EXPECT_TRUE(contains(fact(f, "GPU0").evidence, "no other GPU here is one"));
@@ -406,7 +404,7 @@ TEST(NvLinkFactsPrecedence, SingleGpuHasNoPeerWhateverItsLinks) {
 }
 
 TEST(NvLinkFactsPrecedence, TopologyBeatsSmiWhichBeatsDeviceId) {
-  Topology t = host({{"0000:01:00.0", 0x26b9, "L40S"}, {"0000:21:00.0", 0x26b9, "L40S"}});
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x26b9, "L40S"}, {"0000:21:00.0", 0x26b9, "L40S"}});
   Topology m = read_smi_text("\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n", "m.txt");
   NvLinkFacts f = nvlink_facts(t, {&m, nullptr});
   EXPECT_EQ(fact(f, "GPU0").source, NvLinkSource::SmiMatrix);
@@ -422,7 +420,7 @@ TEST(NvLinkFactsPrecedence, TopologyBeatsSmiWhichBeatsDeviceId) {
 }
 
 TEST(NvLinkFactsPrecedence, MatrixComesBeforeStatusAndDisagreementIsKept) {
-  Topology t = host({{"0000:01:00.0", 0x2204, ""}, {"0000:21:00.0", 0x2204, ""}});
+  Topology t = nvlink_topology({{"0000:01:00.0", 0x2204, ""}, {"0000:21:00.0", 0x2204, ""}});
   Topology m = read_smi_text("\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n", "m.txt");
   NvLinkStatus s = parse_nvidia_smi_nvlink("GPU 0: A\nNVML: all links are inActive\nGPU 1: A\n Link 0: 14 GB/s\n");
   NvLinkFacts f = nvlink_facts(t, {&m, &s});

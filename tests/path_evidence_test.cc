@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 #include "topology/hwloc_source.h"
 #include "topology/nccl_view.h"
 #include "topology/path_class.h"
@@ -18,6 +19,7 @@ namespace gdrcheck {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::contains;
 using testing::fresh_node_root;
 using testing::node_root;
 
@@ -37,10 +39,6 @@ std::vector<std::string> chain_of(const Topology& t, const std::string& id) {
 
 std::string device_file(const std::string& root, const std::string& bdf, const std::string& name) {
   return root + "/sys/bus/pci/devices/" + bdf + "/" + name;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // A root whose GPU0 chain is altered by `change(root, gpu0 bdf, its bridges)`.

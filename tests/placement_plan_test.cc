@@ -6,6 +6,7 @@
 
 #include "checks/host_assumptions.h"
 #include "host/host_state.h"
+#include "recorded_fixtures.h"
 #include "topology/nccl_xml_source.h"
 #include "topology/topology_edit.h"
 #include "topology/topology_loader.h"
@@ -13,9 +14,10 @@
 namespace gdrcheck {
 namespace {
 
-const std::string kData = GDRCHECK_TEST_DATA;
+using testing::oci_h100_xml;
+using testing::test_data;
 
-NodeReport judge(Topology t, const std::vector<std::string>& assume = {"all=ok"}) {
+NodeReport judge_topology(Topology t, const std::vector<std::string>& assume = {"all=ok"}) {
   NodeOptions no;
   no.topology_file_only = parse_host_assumptions(assume);
   return build_node_report(std::move(t), topology_file_host_state(t.source, {}), no);
@@ -46,7 +48,7 @@ const char* kApartXml = R"(<system version="1">
 )";
 
 TEST(PlacementPlan, SuggestedMoveIsOneThatGivesTheGpuGdr) {
-  NodeReport r = judge(read_nccl_xml(kApartXml, "apart.xml"));
+  NodeReport r = judge_topology(read_nccl_xml(kApartXml, "apart.xml"));
   const PlanStep& s = step(r, "GPU0");
   EXPECT_FALSE(s.gets_gdr);
   EXPECT_NE(s.why_not.find("too far"), std::string::npos) << s.why_not;
@@ -55,7 +57,7 @@ TEST(PlacementPlan, SuggestedMoveIsOneThatGivesTheGpuGdr) {
   EXPECT_NE(s.change.find("NCCL_NET_GDR_LEVEL=PHB"), std::string::npos) << s.change;
   Topology moved = read_nccl_xml(kApartXml, "apart.xml");
   apply_moves(moved, parse_what_if_text(s.what_if));
-  NodeReport after = judge(std::move(moved));
+  NodeReport after = judge_topology(std::move(moved));
   EXPECT_TRUE(step(after, "GPU0").gets_gdr) << step(after, "GPU0").why_not;
   EXPECT_EQ(step(after, "GPU0").how, "mlx5_0, PIX");
 }
@@ -67,7 +69,7 @@ TEST(PlacementPlan, ANicServingAnotherGpuIsNotTakenAway) {
               "      <pci busid=\"0000:22:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x26b9\" "
               "link_speed=\"16.0 GT/s PCIe\" link_width=\"16\">\n        <gpu dev=\"1\" sm=\"89\" rank=\"1\" "
               "gdr=\"1\"/>\n      </pci>\n");
-  NodeReport r = judge(read_nccl_xml(xml, "apart2.xml"));
+  NodeReport r = judge_topology(read_nccl_xml(xml, "apart2.xml"));
   EXPECT_TRUE(step(r, "GPU1").gets_gdr);
   const PlanStep& s = step(r, "GPU0");
   EXPECT_FALSE(s.gets_gdr);
@@ -76,8 +78,8 @@ TEST(PlacementPlan, ANicServingAnotherGpuIsNotTakenAway) {
 }
 
 TEST(PlacementPlan, GoodServerNeedsNoChangeAndSaysHowEachGpuIsServed) {
-  NodeReport r =
-      judge(load_topology_file(kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml", TopologyFileKind::Auto));
+  NodeReport r = judge_topology(
+      load_topology_file(test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml"), TopologyFileKind::Auto));
   ASSERT_EQ(r.plan.size(), 4u);
   for (const auto& s : r.plan) {
     EXPECT_TRUE(s.gets_gdr) << s.gpu;
@@ -88,8 +90,7 @@ TEST(PlacementPlan, GoodServerNeedsNoChangeAndSaysHowEachGpuIsServed) {
 }
 
 TEST(PlacementPlan, HostFactsStatedBadNameTheirFix) {
-  NodeReport r = judge(load_topology_file(kData + "/recorded/oci-hpc/H100-topology.xml", TopologyFileKind::Auto),
-                       {"peermem=missing"});
+  NodeReport r = judge_topology(load_topology_file(oci_h100_xml(), TopologyFileKind::Auto), {"peermem=missing"});
   for (const auto& s : r.plan) {
     EXPECT_FALSE(s.gets_gdr) << s.gpu;
     EXPECT_NE(s.change.find("nvidia_peermem"), std::string::npos) << s.gpu << ": " << s.change;
@@ -98,8 +99,8 @@ TEST(PlacementPlan, HostFactsStatedBadNameTheirFix) {
 
 // A pasted matrix has no tree: the change says where, not under which bridge.
 TEST(PlacementPlan, MatrixWithoutTreeSaysWhereInWords) {
-  NodeReport r =
-      judge(load_topology_file(kData + "/pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt", TopologyFileKind::Auto));
+  NodeReport r = judge_topology(
+      load_topology_file(test_data("pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt"), TopologyFileKind::Auto));
   const PlanStep& s = step(r, "GPU1");
   EXPECT_FALSE(s.gets_gdr);
   EXPECT_EQ(s.what_if, "");

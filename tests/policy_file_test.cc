@@ -38,7 +38,7 @@ class PolicyFile : public ::testing::Test {
 };
 
 // The problem parse_policy() reports for `text`, or "" when it accepts it.
-std::string problem_of(const std::string& text) {
+std::string policy_problem(const std::string& text) {
   try {
     parse_policy(text, "p.json");
   } catch (const InputError& e) {
@@ -59,21 +59,22 @@ TEST(PolicyParse, ReadsEveryField) {
   EXPECT_FALSE(p.overrides[1].status.has_value());  // ignore
   EXPECT_FALSE(p.overrides[1].subject.has_value());
   EXPECT_EQ(p.overrides[2].from, Status::Unknown);
-  EXPECT_EQ(problem_of(R"({"schema":"gdrcheck.policy/1","overrides":[]})"), "");
+  EXPECT_EQ(policy_problem(R"({"schema":"gdrcheck.policy/1","overrides":[]})"), "");
 }
 
 TEST(PolicyParse, RefusesWhatIsNotAPolicyNamingTheKey) {
-  EXPECT_NE(problem_of("{").find("not valid JSON"), std::string::npos);
-  EXPECT_EQ(problem_of("[]"), "not a JSON object");
-  EXPECT_EQ(problem_of(R"({"overrides":[]})"), "\"schema\" must be \"gdrcheck.policy/1\"");
-  EXPECT_EQ(problem_of(R"({"schema":"gdrcheck.policy/2","overrides":[]})"), "\"schema\" must be \"gdrcheck.policy/1\"");
-  EXPECT_EQ(problem_of(R"({"schema":"gdrcheck.policy/1"})"), "has no \"overrides\"");
-  EXPECT_EQ(problem_of(R"({"schema":"gdrcheck.policy/1","overrides":{}})"),
+  EXPECT_NE(policy_problem("{").find("not valid JSON"), std::string::npos);
+  EXPECT_EQ(policy_problem("[]"), "not a JSON object");
+  EXPECT_EQ(policy_problem(R"({"overrides":[]})"), "\"schema\" must be \"gdrcheck.policy/1\"");
+  EXPECT_EQ(policy_problem(R"({"schema":"gdrcheck.policy/2","overrides":[]})"),
+            "\"schema\" must be \"gdrcheck.policy/1\"");
+  EXPECT_EQ(policy_problem(R"({"schema":"gdrcheck.policy/1"})"), "has no \"overrides\"");
+  EXPECT_EQ(policy_problem(R"({"schema":"gdrcheck.policy/1","overrides":{}})"),
             "\"overrides\" must be an array, not an object");
-  EXPECT_NE(problem_of(R"({"schema":"gdrcheck.policy/1","overides":[]})").find("unknown key \"overides\""),
+  EXPECT_NE(policy_problem(R"({"schema":"gdrcheck.policy/1","overides":[]})").find("unknown key \"overides\""),
             std::string::npos);
   auto one = [](const std::string& o) {
-    return problem_of(R"({"schema":"gdrcheck.policy/1","overrides":[)" + o + "]}");
+    return policy_problem(R"({"schema":"gdrcheck.policy/1","overrides":[)" + o + "]}");
   };
   EXPECT_NE(
       one(R"({"check":"link","status":"OK","why":"w","sbject":"GPU0"})").find("unknown key \"sbject\" in overrides[0]"),
@@ -104,12 +105,12 @@ TEST(PolicyParse, RefusesWhatIsNotAPolicyNamingTheKey) {
 
 TEST(PolicyParse, DeepOrHugeDocumentsAreRefusedNotCrashed) {
   std::string deep(100000, '[');
-  EXPECT_NE(problem_of(deep), "");
+  EXPECT_NE(policy_problem(deep), "");
   std::string many = R"({"schema":"gdrcheck.policy/1","overrides":[)";
   for (int i = 0; i < 2000; ++i)
     many += std::string(i ? "," : "") + R"({"check":"gpu","subject":"GPU)" + std::to_string(i) +
             R"(","status":"OK","why":"w"})";
-  EXPECT_EQ(problem_of(many + "]}"), "");
+  EXPECT_EQ(policy_problem(many + "]}"), "");
 }
 
 TEST_F(PolicyFile, AbsentDefaultMeansNoPolicy) {

@@ -5,7 +5,7 @@
 namespace gdrcheck {
 namespace {
 
-const char* kFile = "/etc/gdrcheck/policy.json";
+const char* kPolicyFile = "/etc/gdrcheck/policy.json";
 
 std::vector<Finding> node_findings() {
   return {problem("peermem", "nv_peer_mem", Status::Warning, "legacy nv_peer_mem", {"lsmod"}, "load nvidia_peermem"),
@@ -21,7 +21,7 @@ PolicyOverride rule(std::string check, std::optional<std::string> subject, std::
 
 TEST(Policy, OverrideChangesStatusAndSaysSoFirstInEvidence) {
   auto fs = node_findings();
-  apply_policy(fs, {kFile, {rule("peermem", "nv_peer_mem", Status::Ok)}});
+  apply_policy(fs, {kPolicyFile, {rule("peermem", "nv_peer_mem", Status::Ok)}});
   EXPECT_EQ(fs[0].status, Status::Ok);
   ASSERT_EQ(fs[0].evidence.size(), 2u);
   EXPECT_EQ(fs[0].evidence[0], "OK by site policy (/etc/gdrcheck/policy.json): site decision; was WARNING");
@@ -35,7 +35,7 @@ TEST(Policy, OverrideChangesStatusAndSaysSoFirstInEvidence) {
 
 TEST(Policy, IgnoreMakesOkAndSaysIgnored) {
   auto fs = node_findings();
-  apply_policy(fs, {kFile, {rule("link", std::nullopt, std::nullopt)}});
+  apply_policy(fs, {kPolicyFile, {rule("link", std::nullopt, std::nullopt)}});
   EXPECT_EQ(fs[1].status, Status::Ok);
   EXPECT_EQ(fs[1].evidence[0], "ignored by site policy (/etc/gdrcheck/policy.json): site decision; was CRITICAL");
   EXPECT_EQ(fs[2].status, Status::Unknown);  // the unreadable link is not ignored
@@ -44,30 +44,31 @@ TEST(Policy, IgnoreMakesOkAndSaysIgnored) {
 
 TEST(Policy, UnknownFromUnreadableEvidenceOnlyWhenTheRuleNamesIt) {
   auto fs = node_findings();
-  apply_policy(fs, {kFile, {rule("link", "GPU1", Status::Ok)}});
+  apply_policy(fs, {kPolicyFile, {rule("link", "GPU1", Status::Ok)}});
   EXPECT_EQ(fs[2].status, Status::Unknown);
   EXPECT_TRUE(policy_note(fs[2]).empty());
-  apply_policy(fs, {kFile, {rule("link", "GPU1", Status::Ok, Status::Unknown)}});
+  apply_policy(fs, {kPolicyFile, {rule("link", "GPU1", Status::Ok, Status::Unknown)}});
   EXPECT_EQ(fs[2].status, Status::Ok);
   EXPECT_EQ(fs[2].evidence[0], "OK by site policy (/etc/gdrcheck/policy.json): site decision; was UNKNOWN");
 }
 
 TEST(Policy, FromLimitsTheRuleToOneStatus) {
   auto fs = node_findings();
-  apply_policy(fs, {kFile, {rule("link", std::nullopt, Status::Warning, Status::Warning)}});
+  apply_policy(fs, {kPolicyFile, {rule("link", std::nullopt, Status::Warning, Status::Warning)}});
   EXPECT_EQ(fs[1].status, Status::Critical);
 }
 
 TEST(Policy, SubjectRuleWinsOverCheckRuleWhateverTheOrder) {
   auto fs = node_findings();
-  apply_policy(fs, {kFile, {rule("link", std::nullopt, Status::Warning), rule("link", "GPU0", std::nullopt)}});
+  apply_policy(fs, {kPolicyFile, {rule("link", std::nullopt, Status::Warning), rule("link", "GPU0", std::nullopt)}});
   EXPECT_EQ(fs[1].status, Status::Ok);
   EXPECT_EQ(fs[1].evidence[0].rfind("ignored by site policy", 0), 0u);
 }
 
 TEST(Policy, CanRaiseSeverityAndSameStatusChangesNothing) {
   auto fs = node_findings();
-  apply_policy(fs, {kFile, {rule("peermem", std::nullopt, Status::Critical), rule("gpu", std::nullopt, Status::Ok)}});
+  apply_policy(fs,
+               {kPolicyFile, {rule("peermem", std::nullopt, Status::Critical), rule("gpu", std::nullopt, Status::Ok)}});
   EXPECT_EQ(fs[0].status, Status::Critical);
   EXPECT_EQ(fs[0].evidence[0].rfind("CRITICAL by site policy", 0), 0u);
   EXPECT_EQ(fs[3].evidence.size(), 1u);  // already OK: no note
@@ -77,7 +78,7 @@ TEST(Policy, CanRaiseSeverityAndSameStatusChangesNothing) {
 TEST(Policy, EmptyPolicyChangesNothing) {
   auto fs = node_findings();
   auto before = fs;
-  apply_policy(fs, {kFile, {}});
+  apply_policy(fs, {kPolicyFile, {}});
   for (std::size_t i = 0; i < fs.size(); ++i) {
     EXPECT_EQ(fs[i].status, before[i].status);
     EXPECT_EQ(fs[i].evidence, before[i].evidence);

@@ -7,26 +7,20 @@
 
 #include <atomic>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "host/child_groups.h"
 #include "recorded_fixtures.h"
+#include "test_files.h"
 
 namespace gdrcheck {
 namespace {
 
 using std::chrono::milliseconds;
+using testing::slurp;
 
 ProcessSpec shell(const std::string& script) {
   return ProcessSpec::command({"/bin/sh", "-c", script});
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // Alive and not a zombie (an orphan is reaped by whoever adopts it, which

@@ -1,7 +1,8 @@
 // The real `promtool` (Debian package "prometheus") as the judge of every
 // exposition and rules file gdrcheck writes. A machine without it skips
 // these checks with a message saying so; nothing is judged by a copy of
-// the format's rules written here.
+// the format's rules written here. Also what the exposition tests share:
+// their stamp and a whole-line lookup.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "host/process.h"
+#include "report/prometheus_text.h"
 
 namespace gdrcheck {
 
@@ -53,6 +55,15 @@ inline ::testing::AssertionResult series_unique(const std::string& text) {
     if (!seen.insert(key).second) return ::testing::AssertionFailure() << "twice: " << key << "\n" << text;
   }
   return ::testing::AssertionSuccess();
+}
+
+// The stamp the exposition tests write with.
+inline const PrometheusStamp kTestStamp{"0.1.0", 1700000000};
+
+// `line` is a whole line of `text`, not its first (an exposition starts
+// with a # HELP line).
+inline bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos;
 }
 
 #define GDRCHECK_SKIP_WITHOUT_PROMTOOL()                                                        \

@@ -4,6 +4,7 @@
 // and removed at exit.
 #pragma once
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ inline std::string p100_vm_root() {  // QEMU VM with a passed-through P100
   return recorded_root("recorded/ghw/linux-amd64-accel-nvidia.tar.gz", "");
 }
 
+// Named recorded files from tests/data/recorded/README.md.
+inline std::string oci_h100_xml() {  // NCCL topology dump of OCI BM.GPU.H100.8
+  return test_data("recorded/oci-hpc/H100-topology.xml");
+}
+
 // A root built from tests/data/nodes/<name>.json with the given variants,
 // built once per build of the tests (read-only use: never change it).
 std::string node_root(const std::string& name, const std::vector<std::string>& variants = {});
@@ -46,5 +52,12 @@ std::string scratch_base();
 
 // A writable temporary directory under scratch_base(), removed at exit.
 std::string scratch_dir();
+
+// Writes `bytes` to a file NAME in a new scratch_dir(); returns its path.
+inline std::string scratch_file(const std::string& name, const std::string& bytes) {
+  std::string path = scratch_dir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
 
 }  // namespace gdrcheck::testing

@@ -7,7 +7,6 @@
 namespace gdrcheck::launch {
 namespace {
 
-using How = NodeOutcome::How;
 constexpr std::chrono::seconds kTimeout{30};
 
 RemoteEnd exited(int code, std::string out = "", std::string err = "") {
@@ -21,22 +20,22 @@ RemoteEnd exited(int code, std::string out = "", std::string err = "") {
 TEST(RemoteEnd, VerdictCodesWithOutputAreReports) {
   for (int code : {0, 1, 2, 3}) {
     NodeOutcome o = classify("gpu01", exited(code, "{\"schema\":\"gdrcheck.node/1\"}"), kTimeout);
-    EXPECT_EQ(o.how, How::Report) << code;
+    EXPECT_EQ(o.how, NodeOutcome::How::Report) << code;
     EXPECT_EQ(o.exit_code, code);
   }
   NodeOutcome empty = classify("gpu01", exited(0, " \n", "motd\n"), kTimeout);
-  EXPECT_EQ(empty.how, How::NotAReport);
+  EXPECT_EQ(empty.how, NodeOutcome::How::NotAReport);
   EXPECT_EQ(empty.reason, "exit status 0 but no output: motd");
 }
 
 TEST(RemoteEnd, SshFailuresAndSignalsAreToldApart) {
   NodeOutcome refused =
       classify("gpu02", exited(255, "", "ssh: connect to host gpu02 port 22: Connection refused\n"), kTimeout);
-  EXPECT_EQ(refused.how, How::Unreachable);
+  EXPECT_EQ(refused.how, NodeOutcome::How::Unreachable);
   EXPECT_EQ(refused.reason, "ssh: connect to host gpu02 port 22: Connection refused");
-  EXPECT_EQ(classify("gpu02", exited(255), kTimeout).how, How::Crashed);  // a signal: ssh says nothing
+  EXPECT_EQ(classify("gpu02", exited(255), kTimeout).how, NodeOutcome::How::Crashed);  // a signal: ssh says nothing
   NodeOutcome killed = classify("gpu02", exited(137), kTimeout);
-  EXPECT_EQ(killed.how, How::Crashed);
+  EXPECT_EQ(killed.how, NodeOutcome::How::Crashed);
   EXPECT_EQ(killed.reason, "killed by SIGKILL (exit status 137)");
   EXPECT_EQ(classify("gpu02", exited(127, "", "gdrcheck: not found\n"), kTimeout).reason,
             "exit status 127 (command not found on the host): gdrcheck: not found");
@@ -47,12 +46,12 @@ TEST(RemoteEnd, CutReportsAndTimeoutsAreNeverReports) {
   big.out_cut = true;
   big.out_dropped = 12;
   NodeOutcome cut = classify("gpu03", big, kTimeout);
-  EXPECT_EQ(cut.how, How::NotAReport);
+  EXPECT_EQ(cut.how, NodeOutcome::How::NotAReport);
   EXPECT_NE(cut.reason.find("report larger than 8 MiB (12 more bytes dropped"), std::string::npos) << cut.reason;
   RemoteEnd late = exited(-1, "{\"partial\":");
   late.kind = RemoteEnd::Kind::TimedOut;
   NodeOutcome timed_out = classify("gpu03", late, kTimeout);
-  EXPECT_EQ(timed_out.how, How::TimedOut);
+  EXPECT_EQ(timed_out.how, NodeOutcome::How::TimedOut);
   EXPECT_EQ(timed_out.reason, "no complete answer within 30 s");
   EXPECT_EQ(timed_out.raw, "{\"partial\":");  // kept for --save
 }

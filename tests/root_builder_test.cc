@@ -32,7 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using gdrcheck::testing::test_data;
 
-std::string node_file(const std::string& name) {
+std::string description_file(const std::string& name) {
   return test_data("nodes/" + name + ".json");
 }
 
@@ -46,14 +46,14 @@ std::string built(const std::string& fixture, const std::vector<std::string>& va
 }
 
 NodeDescription described(const std::string& fixture, const std::vector<std::string>& variants = {}) {
-  return load_node_description(node_file(fixture), variants);
+  return load_node_description(description_file(fixture), variants);
 }
 
 std::string dev_path(const std::string& fixture, const std::string& bdf) {
   return sysfs_device_path(described(fixture), *PciAddress::parse(bdf));
 }
 
-std::string read(const std::string& root, const std::string& inside) {
+std::string trimmed_value(const std::string& root, const std::string& inside) {
   return Root(root).read(inside).trimmed();
 }
 
@@ -290,17 +290,17 @@ TEST(RootBuilderConfig, PortTypesLinksAndAcs) {
 
 TEST(RootBuilderConfig, SysfsLinkFilesMatchTheRegisters) {
   std::string root = built("dgx-h100");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:1b:00.0/max_link_speed"), "32.0 GT/s PCIe");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:1b:00.0/current_link_width"), "16");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:71:00.0/max_link_speed"), "16.0 GT/s PCIe");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:1b:00.0/class"), "0x030200");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:1b:00.0/local_cpulist"), "0-7,16-23");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:1b:00.0/local_cpus"), "00ff00ff");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:1b:00.0/max_link_speed"), "32.0 GT/s PCIe");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:1b:00.0/current_link_width"), "16");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:71:00.0/max_link_speed"), "16.0 GT/s PCIe");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:1b:00.0/class"), "0x030200");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:1b:00.0/local_cpulist"), "0-7,16-23");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:1b:00.0/local_cpus"), "00ff00ff");
   // Functions without PCIe capability have no link files.
   std::string vm = built("vm-flattened");
   EXPECT_FALSE(Root(vm).exists("/sys/bus/pci/devices/0000:00:03.0/max_link_speed"));
-  EXPECT_EQ(read(vm, "/sys/bus/pci/devices/0000:00:03.0/numa_node"), "-1");
-  EXPECT_EQ(read(vm, "/sys/bus/pci/devices/0000:10:00.0/max_link_speed"), "2.5 GT/s PCIe");
+  EXPECT_EQ(trimmed_value(vm, "/sys/bus/pci/devices/0000:00:03.0/numa_node"), "-1");
+  EXPECT_EQ(trimmed_value(vm, "/sys/bus/pci/devices/0000:10:00.0/max_link_speed"), "2.5 GT/s PCIe");
   EXPECT_EQ(config_of(vm, "0000:11:00.0").pcie->port_type, PciePortType::Endpoint);
   EXPECT_FALSE(config_of(vm, "0000:10:00.0").acs);
 }
@@ -314,7 +314,7 @@ TEST(RootBuilderLinks, RelativeLinksResolveInsideTheRoot) {
   EXPECT_EQ(r.resolve("/sys/bus/pci/devices/0000:18:00.0"), nic);
   EXPECT_EQ(r.resolve("/sys/class/infiniband/mlx5_0/device"), nic);
   EXPECT_EQ(r.resolve("/sys/class/net/ibp24s0/device"), nic);
-  EXPECT_EQ(read(root, "/sys/class/infiniband_verbs/uverbs0/ibdev"), "mlx5_0");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband_verbs/uverbs0/ibdev"), "mlx5_0");
   auto driver = r.readlink("/sys/bus/pci/devices/0000:1b:00.0/driver");
   ASSERT_TRUE(driver);
   EXPECT_EQ(*driver, "../../../../../../../../bus/pci/drivers/nvidia");  // dangling, depth of its level
@@ -343,45 +343,46 @@ TEST(RootBuilderLinks, VfPointsToItsPf) {
             sysfs_device_path(d, *PciAddress::parse("0000:21:00.0")));
   EXPECT_EQ(r.resolve("/sys/bus/pci/devices/0000:21:00.0/virtfn1"),
             sysfs_device_path(d, *PciAddress::parse("0000:21:00.2")));
-  EXPECT_EQ(read(dir, "/sys/bus/pci/devices/0000:21:00.0/sriov_numvfs"), "2");
-  EXPECT_EQ(read(dir, "/sys/bus/pci/devices/0000:21:00.0/sriov_totalvfs"), "8");
+  EXPECT_EQ(trimmed_value(dir, "/sys/bus/pci/devices/0000:21:00.0/sriov_numvfs"), "2");
+  EXPECT_EQ(trimmed_value(dir, "/sys/bus/pci/devices/0000:21:00.0/sriov_totalvfs"), "8");
   EXPECT_FALSE(r.exists("/sys/bus/pci/devices/0000:21:00.1/sriov_numvfs"));
-  EXPECT_EQ(read(dir, "/sys/class/infiniband/mlx5_2/sys_image_guid"),
-            read(dir, "/sys/class/infiniband/mlx5_0/node_guid"));
+  EXPECT_EQ(trimmed_value(dir, "/sys/class/infiniband/mlx5_2/sys_image_guid"),
+            trimmed_value(dir, "/sys/class/infiniband/mlx5_0/node_guid"));
 }
 
 TEST(RootBuilderFiles, HostDriverAndPeerMemory) {
   std::string h100 = built("dgx-h100");
-  EXPECT_EQ(read(h100, "/proc/sys/kernel/hostname"), "dgx-h100-01");
-  EXPECT_EQ(read(h100, "/etc/hostname"), "dgx-h100-01");
-  EXPECT_EQ(read(h100, "/proc/sys/kernel/osrelease"), "5.15.0-1042-nvidia");
-  EXPECT_NE(read(h100, "/proc/cmdline").find("iommu=pt"), std::string::npos);
-  EXPECT_EQ(read(h100, "/proc/driver/nvidia/version")
+  EXPECT_EQ(trimmed_value(h100, "/proc/sys/kernel/hostname"), "dgx-h100-01");
+  EXPECT_EQ(trimmed_value(h100, "/etc/hostname"), "dgx-h100-01");
+  EXPECT_EQ(trimmed_value(h100, "/proc/sys/kernel/osrelease"), "5.15.0-1042-nvidia");
+  EXPECT_NE(trimmed_value(h100, "/proc/cmdline").find("iommu=pt"), std::string::npos);
+  EXPECT_EQ(trimmed_value(h100, "/proc/driver/nvidia/version")
                 .rfind("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.90.07  Release Build", 0),
             0u);
-  EXPECT_NE(read(h100, "/proc/driver/nvidia/params").find("EnablePCIERelaxedOrderingMode: 0"), std::string::npos);
-  EXPECT_EQ(read(h100, "/sys/module/nvidia/version"), "550.90.07");
-  EXPECT_EQ(read(h100, "/sys/module/nvidia/taint"), "OE");
-  EXPECT_EQ(read(h100, "/sys/module/nvidia_peermem/version"), "550.90.07");
-  EXPECT_EQ(read(h100, "/sys/kernel/mm/memory_peers/nv_mem/version"), "550.90.07");
-  EXPECT_TRUE(Root(h100).exists("/sys/kernel/mm/memory_peers/nv_mem_nc/num_alloc_mrs"));
-  EXPECT_EQ(read(h100, "/sys/module/nvme_core/parameters/multipath"), "N");
-  EXPECT_EQ(read(h100, "/sys/kernel/iommu_groups/0/type"), "identity");
-  EXPECT_NE(read(h100, "/proc/driver/nvidia/gpus/0000:1b:00.0/information").find("NVIDIA H100 80GB HBM3"),
+  EXPECT_NE(trimmed_value(h100, "/proc/driver/nvidia/params").find("EnablePCIERelaxedOrderingMode: 0"),
             std::string::npos);
-  EXPECT_EQ(read(h100, "/sys/class/infiniband/mlx5_0/hca_type"), "MT4129");
-  EXPECT_EQ(read(h100, "/sys/class/infiniband/mlx5_0/ports/1/rate"), "400 Gb/sec (4X NDR)");
-  EXPECT_EQ(read(h100, "/sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/1"), "RoCE v2");
+  EXPECT_EQ(trimmed_value(h100, "/sys/module/nvidia/version"), "550.90.07");
+  EXPECT_EQ(trimmed_value(h100, "/sys/module/nvidia/taint"), "OE");
+  EXPECT_EQ(trimmed_value(h100, "/sys/module/nvidia_peermem/version"), "550.90.07");
+  EXPECT_EQ(trimmed_value(h100, "/sys/kernel/mm/memory_peers/nv_mem/version"), "550.90.07");
+  EXPECT_TRUE(Root(h100).exists("/sys/kernel/mm/memory_peers/nv_mem_nc/num_alloc_mrs"));
+  EXPECT_EQ(trimmed_value(h100, "/sys/module/nvme_core/parameters/multipath"), "N");
+  EXPECT_EQ(trimmed_value(h100, "/sys/kernel/iommu_groups/0/type"), "identity");
+  EXPECT_NE(trimmed_value(h100, "/proc/driver/nvidia/gpus/0000:1b:00.0/information").find("NVIDIA H100 80GB HBM3"),
+            std::string::npos);
+  EXPECT_EQ(trimmed_value(h100, "/sys/class/infiniband/mlx5_0/hca_type"), "MT4129");
+  EXPECT_EQ(trimmed_value(h100, "/sys/class/infiniband/mlx5_0/ports/1/rate"), "400 Gb/sec (4X NDR)");
+  EXPECT_EQ(trimmed_value(h100, "/sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/1"), "RoCE v2");
   std::string a100 = built("dgx-a100");
-  EXPECT_EQ(read(a100, "/proc/driver/nvidia/version")
+  EXPECT_EQ(trimmed_value(a100, "/proc/driver/nvidia/version")
                 .rfind("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.08  ", 0),
             0u);
-  EXPECT_EQ(read(a100, "/sys/module/nvidia/taint"), "POE");
-  EXPECT_EQ(read(a100, "/sys/class/iommu/ivhd0/devices/0000:07:00.0/vendor"), "0x10de");
+  EXPECT_EQ(trimmed_value(a100, "/sys/module/nvidia/taint"), "POE");
+  EXPECT_EQ(trimmed_value(a100, "/sys/class/iommu/ivhd0/devices/0000:07:00.0/vendor"), "0x10de");
   std::string pcie = built("pcie-server-nic-remote");
   EXPECT_FALSE(Root(pcie).exists("/sys/module/nvidia_peermem"));
   EXPECT_FALSE(Root(pcie).exists("/sys/kernel/mm/memory_peers"));
-  EXPECT_EQ(read(built("roce-node"), "/etc/nccl.conf"), "NCCL_IB_GID_INDEX=3\nNCCL_IB_TC=106");
+  EXPECT_EQ(trimmed_value(built("roce-node"), "/etc/nccl.conf"), "NCCL_IB_GID_INDEX=3\nNCCL_IB_TC=106");
   EXPECT_TRUE(Root(built("vm-flattened")).list("/sys/kernel/iommu_groups").empty());
 }
 
@@ -422,7 +423,7 @@ TEST(RootBuilderFiles, NicWithoutUverbs) {
   EXPECT_TRUE(r.exists("/sys/class/infiniband/mlx5_0/ports/1/state"));
   EXPECT_FALSE(r.exists(sysfs_device_path(d, *PciAddress::parse("0000:21:00.0")) + "/infiniband_verbs"));
   EXPECT_EQ(r.list("/sys/class/infiniband_verbs"), (std::vector<std::string>{"abi_version", "uverbs0"}));
-  EXPECT_EQ(read(dir, "/sys/class/infiniband_verbs/uverbs0/ibdev"), "mlx5_1");
+  EXPECT_EQ(trimmed_value(dir, "/sys/class/infiniband_verbs/uverbs0/ibdev"), "mlx5_1");
 }
 
 TEST(RootBuilderFiles, EfaDevices) {
@@ -430,23 +431,23 @@ TEST(RootBuilderFiles, EfaDevices) {
   Root r(root);
   EXPECT_EQ(r.list("/sys/class/infiniband").size(), 32u);
   std::string efa = "/sys/class/infiniband/rdmap79s0";
-  EXPECT_EQ(read(root, efa + "/node_type"), "7: unspecified");
-  EXPECT_EQ(read(root, efa + "/node_guid"), "0000:0000:0000:0000");
-  EXPECT_EQ(read(root, efa + "/fw_ver"), "");
+  EXPECT_EQ(trimmed_value(root, efa + "/node_type"), "7: unspecified");
+  EXPECT_EQ(trimmed_value(root, efa + "/node_guid"), "0000:0000:0000:0000");
+  EXPECT_EQ(trimmed_value(root, efa + "/fw_ver"), "");
   EXPECT_FALSE(r.exists(efa + "/hca_type")) << "an mlx5_ib attribute";
   EXPECT_FALSE(r.exists(efa + "/board_id"));
-  EXPECT_EQ(read(root, efa + "/ports/1/link_layer"), "Unknown");
-  EXPECT_EQ(read(root, efa + "/ports/1/state"), "4: ACTIVE");
-  EXPECT_EQ(read(root, efa + "/ports/1/rate"), "100 Gb/sec (4X EDR)");
+  EXPECT_EQ(trimmed_value(root, efa + "/ports/1/link_layer"), "Unknown");
+  EXPECT_EQ(trimmed_value(root, efa + "/ports/1/state"), "4: ACTIVE");
+  EXPECT_EQ(trimmed_value(root, efa + "/ports/1/rate"), "100 Gb/sec (4X EDR)");
   EXPECT_FALSE(r.exists(efa + "/ports/1/counters"));
   EXPECT_EQ(r.resolve(efa + "/device"), dev_path("aws-p5", "0000:4f:00.0"));
-  EXPECT_EQ(read(root, efa + "/device/vendor"), "0x1d0f");
-  EXPECT_EQ(read(root, efa + "/device/device"), "0xefa1");
-  EXPECT_EQ(read(root, efa + "/device/p2p"), "NVIDIA");
+  EXPECT_EQ(trimmed_value(root, efa + "/device/vendor"), "0x1d0f");
+  EXPECT_EQ(trimmed_value(root, efa + "/device/device"), "0xefa1");
+  EXPECT_EQ(trimmed_value(root, efa + "/device/p2p"), "NVIDIA");
   EXPECT_EQ(*r.readlink(efa + "/device/driver"), "../../../../../../bus/pci/drivers/efa");
   EXPECT_FALSE(r.exists(efa + "/device/net")) << "EFA has no netdev of its own";
   EXPECT_EQ(r.list("/sys/class/infiniband_verbs").size(), 33u);  // uverbs0-31 and abi_version
-  EXPECT_EQ(read(root, "/sys/module/efa/version"), "2.13.0g");
+  EXPECT_EQ(trimmed_value(root, "/sys/module/efa/version"), "2.13.0g");
   EXPECT_FALSE(r.exists("/sys/module/nvidia_peermem"));
   EXPECT_FALSE(r.exists("/opt/amazon/ofi-nccl"));
 }
@@ -454,44 +455,44 @@ TEST(RootBuilderFiles, EfaDevices) {
 TEST(RootBuilderFiles, GraceCpuinfoAndGpuMemoryNode) {
   std::string root = built("gh200");
   Root r(root);
-  std::string cpuinfo = read(root, "/proc/cpuinfo");
+  std::string cpuinfo = trimmed_value(root, "/proc/cpuinfo");
   EXPECT_NE(cpuinfo.find("CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd4f"),
             std::string::npos);
   EXPECT_EQ(cpuinfo.find("vendor_id"), std::string::npos);
-  EXPECT_EQ(read(root, "/sys/devices/system/node/online"), "0-1");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/has_cpu"), "0");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/has_memory"), "0-1");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/has_normal_memory"), "0");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/node1/cpulist"), "");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/node1/distance"), "80 10");
-  EXPECT_NE(read(root, "/sys/devices/system/node/node1/meminfo").find("Node 1 MemTotal:       100663296 kB"),
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/online"), "0-1");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/has_cpu"), "0");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/has_memory"), "0-1");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/has_normal_memory"), "0");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/node1/cpulist"), "");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/node1/distance"), "80 10");
+  EXPECT_NE(trimmed_value(root, "/sys/devices/system/node/node1/meminfo").find("Node 1 MemTotal:       100663296 kB"),
             std::string::npos);
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0009:01:00.0/numa_node"), "0");
-  EXPECT_EQ(read(root, "/proc/sys/kernel/osrelease"), "6.8.0-1013-nvidia-64k");
-  EXPECT_EQ(read(root, "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), "536870912");
-  EXPECT_EQ(read(root, "/proc/driver/nvidia/version")
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0009:01:00.0/numa_node"), "0");
+  EXPECT_EQ(trimmed_value(root, "/proc/sys/kernel/osrelease"), "6.8.0-1013-nvidia-64k");
+  EXPECT_EQ(trimmed_value(root, "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), "536870912");
+  EXPECT_EQ(trimmed_value(root, "/proc/driver/nvidia/version")
                 .rfind("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  560.35.03", 0),
             0u);
-  EXPECT_NE(read(root, "/proc/driver/nvidia/gpus/0009:01:00.0/information").find("NVIDIA GH200 480GB"),
+  EXPECT_NE(trimmed_value(root, "/proc/driver/nvidia/gpus/0009:01:00.0/information").find("NVIDIA GH200 480GB"),
             std::string::npos);
-  EXPECT_EQ(read(root, "/sys/module/nvidia_peermem/version"), "560.35.03");
+  EXPECT_EQ(trimmed_value(root, "/sys/module/nvidia_peermem/version"), "560.35.03");
   EXPECT_FALSE(r.exists("/sys/kernel/mm/memory_peers"));
   EXPECT_TRUE(r.list("/sys/class/iommu").front().rfind("smmu3.0x", 0) == 0);
 }
 
 TEST(RootBuilderFiles, GeforceBar1AndAudioFunction) {
   std::string root = built("pcie-geforce");
-  std::string resource = read(root, "/sys/bus/pci/devices/0000:43:00.0/resource");
+  std::string resource = trimmed_value(root, "/sys/bus/pci/devices/0000:43:00.0/resource");
   std::string bar1 =
       resource.substr(resource.find('\n') + 1, resource.find('\n', resource.find('\n') + 1) - resource.find('\n') - 1);
   unsigned long long start = 0, end = 0, flags = 0;
   ASSERT_EQ(std::sscanf(bar1.c_str(), "%llx %llx %llx", &start, &end, &flags), 3) << bar1;
   EXPECT_EQ(end - start + 1, 256ull << 20);  // no Resizable BAR
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:43:00.0/class"), "0x030000");
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:43:00.1/class"), "0x040300");
-  EXPECT_NE(read(root, "/proc/driver/nvidia/gpus/0000:43:00.0/information").find("NVIDIA GeForce RTX 4090"),
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:43:00.0/class"), "0x030000");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:43:00.1/class"), "0x040300");
+  EXPECT_NE(trimmed_value(root, "/proc/driver/nvidia/gpus/0000:43:00.0/information").find("NVIDIA GeForce RTX 4090"),
             std::string::npos);
-  EXPECT_EQ(read(root, "/sys/kernel/mm/memory_peers/nv_mem/version"), "560.35.03");
+  EXPECT_EQ(trimmed_value(root, "/sys/kernel/mm/memory_peers/nv_mem/version"), "560.35.03");
 }
 
 TEST(RootBuilderFiles, AzureVmTopologyFileIsTheRecordedOne) {
@@ -499,7 +500,8 @@ TEST(RootBuilderFiles, AzureVmTopologyFileIsTheRecordedOne) {
   std::string root = built("azure-ndv4-vm");
   Root r(root);
   EXPECT_EQ(r.read("/opt/microsoft/ndv4-topo.xml").content, recorded);
-  EXPECT_NE(read(root, "/etc/nccl.conf").find("NCCL_TOPO_FILE=/opt/microsoft/ndv4-topo.xml"), std::string::npos);
+  EXPECT_NE(trimmed_value(root, "/etc/nccl.conf").find("NCCL_TOPO_FILE=/opt/microsoft/ndv4-topo.xml"),
+            std::string::npos);
   // Every device and CPU mask of the file is in the root: <cpu numaid=N affinity=M> above <pci busid=B>.
   std::size_t matched = 0;
   for (std::size_t cpu = recorded.find("<cpu numaid=\""); cpu != std::string::npos;
@@ -511,15 +513,15 @@ TEST(RootBuilderFiles, AzureVmTopologyFileIsTheRecordedOne) {
     for (std::size_t b = recorded.find("busid=\"", cpu); b < next; b = recorded.find("busid=\"", b + 1)) {
       std::string bdf = recorded.substr(b + 7, 12);
       if (bdf.rfind("ffff:", 0) == 0) continue;  // Azure's fake switches
-      EXPECT_EQ(read(root, "/sys/bus/pci/devices/" + bdf + "/numa_node"), numa) << bdf;
-      EXPECT_EQ(read(root, "/sys/bus/pci/devices/" + bdf + "/local_cpus"), affinity) << bdf;
+      EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/" + bdf + "/numa_node"), numa) << bdf;
+      EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/" + bdf + "/local_cpus"), affinity) << bdf;
       ++matched;
     }
   }
   EXPECT_EQ(matched, 16u);
   ConfigSpace gpu = config_of(root, "0001:00:00.0");
   EXPECT_EQ(gpu.pcie->port_type, PciePortType::Endpoint);  // passed through, though on a root bus
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_ib0/ports/1/rate"), "200 Gb/sec (4X HDR)");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_ib0/ports/1/rate"), "200 Gb/sec (4X HDR)");
 
   Root missing(built("azure-ndv4-vm", {"topo-file-missing"}));
   EXPECT_FALSE(missing.exists("/opt/microsoft/ndv4-topo.xml"));
@@ -534,23 +536,25 @@ TEST(RootBuilderFiles, AzureVmTopologyFileIsTheRecordedOne) {
 TEST(RootBuilderFiles, LegacyNvPeerMemRegistersOnlyNvMem) {
   std::string root = built("dgx-a100", {"nv-peer-mem"});
   Root r(root);
-  EXPECT_EQ(read(root, "/sys/module/nv_peer_mem/version"), "1.3");
-  EXPECT_EQ(read(root, "/sys/module/nv_peer_mem/taint"), "OE");
+  EXPECT_EQ(trimmed_value(root, "/sys/module/nv_peer_mem/version"), "1.3");
+  EXPECT_EQ(trimmed_value(root, "/sys/module/nv_peer_mem/taint"), "OE");
   EXPECT_FALSE(r.exists("/sys/module/nvidia_peermem"));
-  EXPECT_EQ(read(root, "/sys/kernel/mm/memory_peers/nv_mem/version"), "1.3");
+  EXPECT_EQ(trimmed_value(root, "/sys/kernel/mm/memory_peers/nv_mem/version"), "1.3");
   EXPECT_FALSE(r.exists("/sys/kernel/mm/memory_peers/nv_mem_nc"));
-  EXPECT_NE(read(root, "/proc/modules").find("nv_peer_mem 65536 0 - Live 0x0000000000000000 (OE)"), std::string::npos);
+  EXPECT_NE(trimmed_value(root, "/proc/modules").find("nv_peer_mem 65536 0 - Live 0x0000000000000000 (OE)"),
+            std::string::npos);
 }
 
 TEST(RootBuilderFiles, CpuAndNumaTopology) {
   std::string root = built("dgx-h100");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/online"), "0-1");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/node1/cpulist"), "8-15,24-31");
-  EXPECT_EQ(read(root, "/sys/devices/system/node/node1/cpumap"), "ff00ff00");
-  EXPECT_EQ(read(root, "/sys/devices/system/cpu/cpu17/topology/thread_siblings_list"), "1,17");
-  EXPECT_EQ(read(root, "/sys/devices/system/cpu/cpu9/topology/physical_package_id"), "1");
-  EXPECT_NE(read(root, "/proc/cpuinfo").find("model name\t: Intel(R) Xeon(R) Platinum 8480C"), std::string::npos);
-  EXPECT_EQ(read(built("dgx-a100"), "/sys/devices/system/node/node3/cpulist"), "12-15,44-47");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/online"), "0-1");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/node1/cpulist"), "8-15,24-31");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/node/node1/cpumap"), "ff00ff00");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/cpu/cpu17/topology/thread_siblings_list"), "1,17");
+  EXPECT_EQ(trimmed_value(root, "/sys/devices/system/cpu/cpu9/topology/physical_package_id"), "1");
+  EXPECT_NE(trimmed_value(root, "/proc/cpuinfo").find("model name\t: Intel(R) Xeon(R) Platinum 8480C"),
+            std::string::npos);
+  EXPECT_EQ(trimmed_value(built("dgx-a100"), "/sys/devices/system/node/node3/cpulist"), "12-15,44-47");
 }
 
 // ---- variants change exactly what they claim ------------------------------------
@@ -626,22 +630,23 @@ TEST(RootBuilderVariants, GpuX8) {
   ConfigSpace c = config_of(root, "0000:52:00.0");
   EXPECT_EQ(c.pcie->link_status.width, 8);
   EXPECT_EQ(c.pcie->link_cap.width, 16);
-  EXPECT_EQ(read(root, "/sys/bus/pci/devices/0000:52:00.0/max_link_width"), "16");
+  EXPECT_EQ(trimmed_value(root, "/sys/bus/pci/devices/0000:52:00.0/max_link_width"), "16");
 }
 
 TEST(RootBuilderVariants, NicSlowAndPortDown) {
   std::string mlx5_3 = dev_path("dgx-h100", "0000:40:00.0") + "/infiniband/mlx5_3/ports/1";
   EXPECT_EQ(variant_changes("nic-slow"), std::set<std::string>{mlx5_3 + "/rate"});
-  EXPECT_EQ(read(built("dgx-h100", {"nic-slow"}), "/sys/class/infiniband/mlx5_3/ports/1/rate"), "200 Gb/sec (4X HDR)");
+  EXPECT_EQ(trimmed_value(built("dgx-h100", {"nic-slow"}), "/sys/class/infiniband/mlx5_3/ports/1/rate"),
+            "200 Gb/sec (4X HDR)");
   std::string nic = dev_path("dgx-h100", "0000:18:00.0");
   std::string port = nic + "/infiniband/mlx5_0/ports/1";
   EXPECT_EQ(variant_changes("port-down"),
             (std::set<std::string>{port + "/state", port + "/phys_state", nic + "/net/ibp24s0/operstate",
                                    nic + "/net/ibp24s0/carrier"}));
   std::string root = built("dgx-h100", {"port-down"});
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/state"), "1: DOWN");
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/phys_state"), "3: Disabled");
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/rate"), "400 Gb/sec (4X NDR)");  // stale
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_0/ports/1/state"), "1: DOWN");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_0/ports/1/phys_state"), "3: Disabled");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_0/ports/1/rate"), "400 Gb/sec (4X NDR)");  // stale
 }
 
 TEST(RootBuilderVariants, PortDownIsGpu0sNic) {
@@ -662,10 +667,10 @@ TEST(RootBuilderVariants, PortsAllDown) {
   auto devices = Root(root).list("/sys/class/infiniband");
   EXPECT_EQ(devices.size(), 12u);
   for (const auto& dev : devices) {
-    EXPECT_EQ(read(root, "/sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN") << dev;
-    EXPECT_EQ(read(root, "/sys/class/infiniband/" + dev + "/ports/1/phys_state"), "3: Disabled") << dev;
+    EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/" + dev + "/ports/1/state"), "1: DOWN") << dev;
+    EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/" + dev + "/ports/1/phys_state"), "3: Disabled") << dev;
   }
-  EXPECT_EQ(read(root, "/sys/class/net/enp41s0f0np0/operstate"), "down");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/net/enp41s0f0np0/operstate"), "down");
 }
 
 TEST(RootBuilderVariants, NoUverbs) {
@@ -678,12 +683,12 @@ TEST(RootBuilderVariants, NoUverbs) {
   EXPECT_FALSE(r.exists("/sys/class/infiniband_verbs"));
   EXPECT_FALSE(r.exists("/sys/module/ib_uverbs"));
   EXPECT_FALSE(r.exists("/sys/module/rdma_ucm"));
-  EXPECT_EQ(read(root, "/proc/modules").find("ib_uverbs"), std::string::npos);
+  EXPECT_EQ(trimmed_value(root, "/proc/modules").find("ib_uverbs"), std::string::npos);
   EXPECT_EQ(r.list("/sys/class/infiniband").size(), 12u);
   for (const char* bdf : {"0000:18:00.0", "0000:29:00.1", "0000:dc:00.0"})
     EXPECT_FALSE(r.exists(dev_path("dgx-h100", bdf) + "/infiniband_verbs")) << bdf;
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_0/ports/1/lid"),
-            read(built("dgx-h100"), "/sys/class/infiniband/mlx5_0/ports/1/lid"));
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_0/ports/1/lid"),
+            trimmed_value(built("dgx-h100"), "/sys/class/infiniband/mlx5_0/ports/1/lid"));
 }
 
 TEST(RootBuilderVariants, PeermemNewStack) {
@@ -694,12 +699,12 @@ TEST(RootBuilderVariants, PeermemNewStack) {
         << p;
   std::string root = built("dgx-h100", {"peermem-new-stack"});
   Root r(root);
-  EXPECT_EQ(read(root, "/sys/module/nvidia_peermem/version"), "550.127.05");
+  EXPECT_EQ(trimmed_value(root, "/sys/module/nvidia_peermem/version"), "550.127.05");
   EXPECT_FALSE(r.exists("/sys/kernel/mm/memory_peers"));
-  EXPECT_EQ(read(root, "/proc/sys/kernel/osrelease"), "6.8.0-1015-nvidia");
-  EXPECT_NE(read(root, "/proc/cmdline").find("vmlinuz-6.8.0-1015-nvidia"), std::string::npos);
-  EXPECT_EQ(read(root, "/sys/module/mlx5_core/version"), "24.10-0.7.0");
-  EXPECT_EQ(read(root, "/sys/module/nvidia/taint"), "OE");
+  EXPECT_EQ(trimmed_value(root, "/proc/sys/kernel/osrelease"), "6.8.0-1015-nvidia");
+  EXPECT_NE(trimmed_value(root, "/proc/cmdline").find("vmlinuz-6.8.0-1015-nvidia"), std::string::npos);
+  EXPECT_EQ(trimmed_value(root, "/sys/module/mlx5_core/version"), "24.10-0.7.0");
+  EXPECT_EQ(trimmed_value(root, "/sys/module/nvidia/taint"), "OE");
 }
 
 TEST(RootBuilderVariants, NcclInstalls) {
@@ -735,7 +740,7 @@ TEST(RootBuilderVariants, NicRemovedLeavesGpu0NoPixNic) {
   EXPECT_FALSE(r.exists("/sys/bus/pci/devices/0000:18:00.0"));
   std::string dsp = dev_path("dgx-h100", "0000:17:00.0");
   EXPECT_TRUE(r.is_dir(dsp));
-  EXPECT_EQ(read(root, dsp + "/secondary_bus_number"), "24");  // 0x18: the bus stays assigned
+  EXPECT_EQ(trimmed_value(root, dsp + "/secondary_bus_number"), "24");  // 0x18: the bus stays assigned
   EXPECT_EQ(config_of(root, "0000:17:00.0").secondary_bus, 0x18);
   EXPECT_EQ(r.list("/sys/class/infiniband").size(), 11u);
   ReadBack b(root);
@@ -752,13 +757,14 @@ TEST(RootBuilderVariants, RoceDualPort) {
   ReadBack r(root);
   EXPECT_EQ(r.count(DeviceRole::Nic), 16u);
   for (const char* nic : {"mlx5_0", "mlx5_1"}) {
-    EXPECT_EQ(read(root, std::string("/sys/class/infiniband/") + nic + "/ports/1/state"), "4: ACTIVE");
+    EXPECT_EQ(trimmed_value(root, std::string("/sys/class/infiniband/") + nic + "/ports/1/state"), "4: ACTIVE");
     EXPECT_EQ(r.nccl_path("0000:18:00.0", nic), "PIX") << nic;
   }
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_1/sys_image_guid"),
-            read(root, "/sys/class/infiniband/mlx5_0/sys_image_guid"));
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_1/ports/1/gids/3"), "0000:0000:0000:0000:0000:ffff:0a0b:000c");
-  EXPECT_EQ(read(root, "/sys/class/infiniband/mlx5_1/ports/1/rate"), "200 Gb/sec (4X HDR)");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_1/sys_image_guid"),
+            trimmed_value(root, "/sys/class/infiniband/mlx5_0/sys_image_guid"));
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_1/ports/1/gids/3"),
+            "0000:0000:0000:0000:0000:ffff:0a0b:000c");
+  EXPECT_EQ(trimmed_value(root, "/sys/class/infiniband/mlx5_1/ports/1/rate"), "200 Gb/sec (4X HDR)");
   EXPECT_EQ(r.smi("mlx5_0", "mlx5_1"), "PIX");
 }
 
@@ -768,8 +774,8 @@ TEST(RootBuilderVariants, AwsP5OfiPlugin) {
                                    "/opt/amazon/ofi-nccl/lib/libnccl-net.so", "/opt/amazon/efa", "/opt/amazon/efa/lib",
                                    "/opt/amazon/efa/lib/libfabric.so.1", "/etc/ld.so.conf.d/000_efa.conf"}));
   std::string root = built("aws-p5", {"ofi-plugin"});
-  EXPECT_NE(read(root, "/opt/amazon/ofi-nccl/lib/libnccl-net.so").find("aws-ofi-nccl"), std::string::npos);
-  EXPECT_EQ(read(root, "/etc/ld.so.conf.d/000_efa.conf"), "/opt/amazon/efa/lib\n/opt/amazon/ofi-nccl/lib");
+  EXPECT_NE(trimmed_value(root, "/opt/amazon/ofi-nccl/lib/libnccl-net.so").find("aws-ofi-nccl"), std::string::npos);
+  EXPECT_EQ(trimmed_value(root, "/etc/ld.so.conf.d/000_efa.conf"), "/opt/amazon/efa/lib\n/opt/amazon/ofi-nccl/lib");
 }
 
 TEST(RootBuilderVariants, PeerMemory) {
@@ -788,8 +794,8 @@ TEST(RootBuilderVariants, PeerMemory) {
   std::string m = built("dgx-h100", {"peermem-missing"});
   EXPECT_FALSE(Root(m).exists("/sys/module/nvidia_peermem"));
   EXPECT_FALSE(Root(m).exists("/sys/kernel/mm/memory_peers"));
-  EXPECT_EQ(read(m, "/sys/module/nvidia/taint"), "POE");
-  EXPECT_EQ(read(m, "/proc/driver/nvidia/version").find("Open"), std::string::npos);
+  EXPECT_EQ(trimmed_value(m, "/sys/module/nvidia/taint"), "POE");
+  EXPECT_EQ(trimmed_value(m, "/proc/driver/nvidia/version").find("Open"), std::string::npos);
 }
 
 TEST(RootBuilderVariants, IommuTranslated) {
@@ -799,15 +805,15 @@ TEST(RootBuilderVariants, IommuTranslated) {
     EXPECT_TRUE(p == "/proc/cmdline" || (p.rfind("/sys/kernel/iommu_groups/", 0) == 0 && p.ends_with("/type"))) << p;
   EXPECT_EQ(diff.size(), described("dgx-h100").functions().size() + 1);
   std::string root = built("dgx-h100", {"iommu-translated"});
-  EXPECT_EQ(read(root, "/sys/kernel/iommu_groups/7/type"), "DMA-FQ");
-  std::string cmdline = read(root, "/proc/cmdline");
+  EXPECT_EQ(trimmed_value(root, "/sys/kernel/iommu_groups/7/type"), "DMA-FQ");
+  std::string cmdline = trimmed_value(root, "/proc/cmdline");
   EXPECT_NE(cmdline.find("intel_iommu=on"), std::string::npos);
   EXPECT_EQ(cmdline.find("iommu=pt"), std::string::npos);
 }
 
 TEST(RootBuilderVariants, StrayNcclConfigFiles) {
   EXPECT_EQ(variant_changes("stray-nccl-conf"), std::set<std::string>{"/etc/nccl.conf"});
-  std::string conf = read(built("dgx-h100", {"stray-nccl-conf"}), "/etc/nccl.conf");
+  std::string conf = trimmed_value(built("dgx-h100", {"stray-nccl-conf"}), "/etc/nccl.conf");
   EXPECT_NE(conf.find("NCCL_IB_HCA=mlx5_1"), std::string::npos);
   EXPECT_NE(conf.find("NCCL_NET_GDR_LEVEL=LOC"), std::string::npos);
   EXPECT_EQ(variant_changes("stray-topo-file"), (std::set<std::string>{"/root", "/root/.nccl.conf"}));
@@ -842,7 +848,7 @@ TEST(RootBuilderOutdir, RefusesAFileAcceptsAnEmptyOrNewDirectory) {
   EXPECT_GT(s.files, 100u);
   EXPECT_GT(s.links, 10u);
   build_root(d, base + "/new/nested");
-  EXPECT_EQ(read(base + "/new/nested", "/proc/sys/kernel/hostname"), "gpu-pcie-03");
+  EXPECT_EQ(trimmed_value(base + "/new/nested", "/proc/sys/kernel/hostname"), "gpu-pcie-03");
 }
 
 #ifdef GDRCHECK_MKROOT_BINARY
@@ -880,9 +886,10 @@ MkrootRun mkroot(std::vector<std::string> args) {
 
 TEST(RootBuilderCli, BuildsRefusesAndReportsBadInput) {
   std::string base = scratch();
-  EXPECT_EQ(mkroot({node_file("dgx-h100"), base + "/out", "--variant", "acs-redirect"}).code, 0);
-  EXPECT_EQ(read(base + "/out", "/.gdrcheck-fixture").find("variants: acs-redirect") != std::string::npos, true);
-  MkrootRun again = mkroot({node_file("dgx-h100"), base + "/out"});
+  EXPECT_EQ(mkroot({description_file("dgx-h100"), base + "/out", "--variant", "acs-redirect"}).code, 0);
+  EXPECT_EQ(trimmed_value(base + "/out", "/.gdrcheck-fixture").find("variants: acs-redirect") != std::string::npos,
+            true);
+  MkrootRun again = mkroot({description_file("dgx-h100"), base + "/out"});
   EXPECT_EQ(again.code, 2);
   EXPECT_NE(again.err.find(base + "/out: exists and is not empty"), std::string::npos) << again.err;
   { std::ofstream(base + "/bad.json") << "{\"hostname\": "; }
@@ -890,7 +897,7 @@ TEST(RootBuilderCli, BuildsRefusesAndReportsBadInput) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find(base + "/bad.json: not valid JSON"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(base + "/out2"));
-  MkrootRun variant = mkroot({node_file("dgx-h100"), base + "/out3", "--variant", "nope"});
+  MkrootRun variant = mkroot({description_file("dgx-h100"), base + "/out3", "--variant", "nope"});
   EXPECT_EQ(variant.code, 2);
   EXPECT_NE(variant.err.find("/variants: unknown variant \"nope\""), std::string::npos) << variant.err;
 }

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write(const std::string& root, const std::string& path, const std::string& text) {
+void write_under_root(const std::string& root, const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(root + path).parent_path());
   std::ofstream(root + path) << text;
 }
@@ -24,13 +24,13 @@ void write(const std::string& root, const std::string& path, const std::string& 
 std::string site_root(const std::string& topo_file, const std::string& topo_text) {
   std::string root = testing::scratch_dir() + "/site-root";
   fs::remove_all(root);
-  write(root, "/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
-  write(root, "/etc/ld.so.conf.d/site-nccl.conf", "# site NCCL\n/opt/site/nccl-2.21/lib\n/usr/lib64\n");
-  write(root, "/opt/site/nccl-2.21/lib/libnccl.so.2.21.5", std::string(4096, 'x'));
-  write(root, "/opt/site/nccl-2.21/lib/libnccl-net-site.so", "NCCL_PLUGIN_SYMBOL ncclNetPlugin_v8");
-  write(root, "/opt/site/nccl-2.21/lib/libcudart.so.12", "not captured");
-  write(root, "/etc/nccl.conf", "NCCL_TOPO_FILE=" + topo_file + "\n");
-  write(root, topo_file, topo_text);
+  write_under_root(root, "/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
+  write_under_root(root, "/etc/ld.so.conf.d/site-nccl.conf", "# site NCCL\n/opt/site/nccl-2.21/lib\n/usr/lib64\n");
+  write_under_root(root, "/opt/site/nccl-2.21/lib/libnccl.so.2.21.5", std::string(4096, 'x'));
+  write_under_root(root, "/opt/site/nccl-2.21/lib/libnccl-net-site.so", "NCCL_PLUGIN_SYMBOL ncclNetPlugin_v8");
+  write_under_root(root, "/opt/site/nccl-2.21/lib/libcudart.so.12", "not captured");
+  write_under_root(root, "/etc/nccl.conf", "NCCL_TOPO_FILE=" + topo_file + "\n");
+  write_under_root(root, topo_file, topo_text);
   return root;
 }
 
@@ -74,7 +74,7 @@ TEST(SiteCaptureRules, NoConfigurationAddsNothing) {
   fs::remove_all(root);
   fs::create_directories(root + "/sys");
   EXPECT_TRUE(site_capture_rules(Root(root)).empty());
-  write(root, "/etc/nccl.conf", "NCCL_TOPO_FILE=relative/topo.xml\n");
+  write_under_root(root, "/etc/nccl.conf", "NCCL_TOPO_FILE=relative/topo.xml\n");
   EXPECT_TRUE(site_capture_rules(Root(root)).empty());  // only an absolute path names the node's file
 }
 

@@ -13,7 +13,7 @@
 namespace gdrcheck::testing {
 namespace {
 
-const std::string kScripts = std::string(GDRCHECK_DATA_DIR) + "/scripts/test-hosts/";
+const std::string kTestHostScripts = std::string(GDRCHECK_DATA_DIR) + "/scripts/test-hosts/";
 
 }  // namespace
 
@@ -24,7 +24,7 @@ SlurmCluster::SlurmCluster(const NetnsHosts& hosts, const std::string& extra_con
   const int pid = static_cast<int>(::getpid());
   // Ports of their own, so that test processes running at once do not meet.
   const int port = 20000 + 2 * (pid % 20000);
-  std::vector<std::string> argv = {kScripts + "slurm-up", dir_, hosts.subnet() + ".254", std::to_string(port)};
+  std::vector<std::string> argv = {kTestHostScripts + "slurm-up", dir_, hosts.subnet() + ".254", std::to_string(port)};
   std::string dispatch = "case \"$SLURMD_NODENAME\" in\n";
   for (int i = 0; i < hosts.size(); ++i) {
     argv.push_back(node_name(i) + "=" + hosts.host(i).address + "@" + hosts.host(i).ns);
@@ -49,7 +49,7 @@ SlurmCluster::SlurmCluster(const NetnsHosts& hosts, const std::string& extra_con
 }
 
 SlurmCluster::~SlurmCluster() {
-  ProcessSpec spec = ProcessSpec::command({kScripts + "slurm-down", dir_});
+  ProcessSpec spec = ProcessSpec::command({kTestHostScripts + "slurm-down", dir_});
   spec.timeout = std::chrono::seconds(30);
   run_process(spec);
   if (had_conf_) {

@@ -13,14 +13,14 @@
 namespace gdrcheck {
 namespace {
 
-using How = NodeOutcome::How;
 using testing::NetnsHosts;
 using testing::SlurmCluster;
 
-enum Node { kHealthy, kAcs, kCrashes, kGarbage, kNodeCount };
-
 class SlurmClusterTest : public ::testing::Test {
  protected:
+  using How = NodeOutcome::How;
+  enum Node { kHealthy, kAcs, kCrashes, kGarbage, kNodeCount };
+
   void SetUp() override {
     std::string why = testing::netns_unavailable_reason();
     if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;

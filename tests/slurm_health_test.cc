@@ -22,8 +22,6 @@ namespace {
 using testing::NetnsHosts;
 using testing::SlurmCluster;
 
-enum Node { kHealthy, kBroken, kNodeCount };
-
 // `scontrol show node -o NAME`: one line with State= and Reason=.
 std::string node_line(const std::string& name) {
   ProcessSpec spec = ProcessSpec::command({"scontrol", "show", "node", "-o", name});
@@ -49,6 +47,7 @@ std::string wait_for(const std::string& name, Pred pred, int seconds) {
 }
 
 TEST(SlurmHealthCheck, SlurmdDrainsTheBrokenNodeByItsNodeNameAndResumesItWhenFixed) {
+  enum Node { kHealthy, kBroken, kNodeCount };
   std::string why = testing::netns_unavailable_reason();
   if (!why.empty()) GTEST_SKIP() << "no test hosts: " << why;
   NetnsHosts hosts(kNodeCount);

@@ -15,18 +15,21 @@
 #include "topology/path_class.h"
 
 #include "recorded_fixtures.h"
+#include "text_checks.h"
 
 namespace gdrcheck {
 namespace {
 
+using testing::has_note;
+
 const std::string kDir = std::string(GDRCHECK_TEST_DATA) + "/smi/";
 
-std::string slurp(const std::string& name) {
+std::string smi_text(const std::string& name) {
   return testing::read_test_data("smi/" + name);
 }
 
-Topology load(const std::string& name) {
-  return read_smi_text(slurp(name), name);
+Topology load_smi(const std::string& name) {
+  return read_smi_text(smi_text(name), name);
 }
 
 // The printed code for a pair, "<none>" when absent.
@@ -39,12 +42,6 @@ std::vector<std::string> names_of(const Topology& t, DeviceRole role) {
   std::vector<std::string> out;
   for (const Endpoint* e : t.with_role(role)) out.push_back(e->name);
   return out;
-}
-
-bool has_note(const Topology& t, const std::string& part) {
-  for (const auto& n : t.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
 }
 
 std::string attr(const Endpoint& e, const std::string& key) {
@@ -77,7 +74,7 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 }
 
 // The InputError thrown for `text`, with its message; fails when none is.
-std::string error_of(const std::string& text, const std::string& source = "paste.txt") {
+std::string smi_error(const std::string& text, const std::string& source = "paste.txt") {
   try {
     read_smi_text(text, source);
   } catch (const InputError& e) {
@@ -98,7 +95,7 @@ std::string error_of(const std::string& text, const std::string& source = "paste
 TEST(SmiTextReal, CollapsedWhitespaceAndEscapeDebrisReadTheSame) {
   for (const char* name : {"deepep-60-8gpu-14nic-topo-mp.txt", "go-gpuallocator-17-8x4090-pcie.txt",
                            "kubernetes-53497-8gpu-mlx4.txt", "dask-cuda-1358-2gpu-10nic.txt"}) {
-    std::string text = slurp(name), mangled;
+    std::string text = smi_text(name), mangled;
     bool blank = false;
     for (char c : text) {
       bool b = c == ' ' || c == '\t';
@@ -118,7 +115,7 @@ TEST(SmiTextReal, CollapsedWhitespaceAndEscapeDebrisReadTheSame) {
 }
 
 TEST(SmiTextReal, GoGpuAllocator8x4090TabsNoLegend) {
-  Topology t = load("go-gpuallocator-17-8x4090-pcie.txt");
+  Topology t = load_smi("go-gpuallocator-17-8x4090-pcie.txt");
   EXPECT_EQ(t.kind, SourceKind::SmiText);
   EXPECT_EQ(t.source, "go-gpuallocator-17-8x4090-pcie.txt");
   EXPECT_EQ(t.tree, TreeStyle::None);
@@ -147,7 +144,7 @@ TEST(SmiTextReal, GoGpuAllocator8x4090TabsNoLegend) {
 }
 
 TEST(SmiTextReal, Club3090TwoGpusWithP2pMatrixAfterLegend) {
-  Topology t = load("club3090-1229-2x5090-with-p2p.txt");
+  Topology t = load_smi("club3090-1229-2x5090-with-p2p.txt");
   EXPECT_EQ(t.endpoints.size(), 2u);
   EXPECT_TRUE(t.with_role(DeviceRole::Nic).empty());
   // The later `topo -p2p` matrix (GNS) must not overwrite the path codes.
@@ -159,7 +156,7 @@ TEST(SmiTextReal, Club3090TwoGpusWithP2pMatrixAfterLegend) {
 }
 
 TEST(SmiTextReal, Club3090ReindentedPaste) {
-  Topology t = load("club3090-1125-2gpu-reindented.txt");
+  Topology t = load_smi("club3090-1125-2gpu-reindented.txt");
   EXPECT_EQ(t.endpoints.size(), 2u);
   EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NODE");
   EXPECT_EQ(cell(t, "GPU1", "GPU1"), "X");
@@ -169,7 +166,7 @@ TEST(SmiTextReal, Club3090ReindentedPaste) {
 }
 
 TEST(SmiTextReal, Vllm19607EmptyAffinityCellsInSpacedPaste) {
-  Topology t = load("vllm-19607-2gpu-nv12-8nic-empty-affinity.txt");
+  Topology t = load_smi("vllm-19607-2gpu-nv12-8nic-empty-affinity.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 2u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 8u);
   EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NV12");
@@ -188,7 +185,7 @@ TEST(SmiTextReal, Vllm19607EmptyAffinityCellsInSpacedPaste) {
 }
 
 TEST(SmiTextReal, Vllm13855RunTogetherColumnsAreSplit) {
-  Topology t = load("vllm-13855-dgx-nv18-glued-columns.txt");
+  Topology t = load_smi("vllm-13855-dgx-nv18-glued-columns.txt");
   // Header "NIC8NIC9" lost its tab: still 12 NICs.
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 12u);
@@ -212,7 +209,7 @@ TEST(SmiTextReal, Vllm13855RunTogetherColumnsAreSplit) {
 }
 
 TEST(SmiTextReal, StellineFourAdaGpusWithNicLegend) {
-  Topology t = load("stelline-esc8000a-4x6000ada-legend.txt");
+  Topology t = load_smi("stelline-esc8000a-4x6000ada-legend.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 4u);
   EXPECT_EQ(names_of(t, DeviceRole::Nic), (std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"}));
   EXPECT_EQ(t.find("NIC2")->name, "mlx5_2");
@@ -227,7 +224,7 @@ TEST(SmiTextReal, StellineFourAdaGpusWithNicLegend) {
 }
 
 TEST(SmiTextReal, JohnsBlogEightPcieGpusNoNics) {
-  Topology t = load("johns-blog-8gpu-pcie-no-nic.txt");
+  Topology t = load_smi("johns-blog-8gpu-pcie-no-nic.txt");
   EXPECT_EQ(t.endpoints.size(), 8u);
   EXPECT_TRUE(t.with_role(DeviceRole::Nic).empty());
   EXPECT_EQ(t.printed_matrix.size(), 64u);
@@ -241,7 +238,7 @@ TEST(SmiTextReal, JohnsBlogEightPcieGpusNoNics) {
 }
 
 TEST(SmiTextReal, Kubernetes53497OldMlx4ColumnTrailingSpaces) {
-  Topology t = load("kubernetes-53497-8gpu-mlx4.txt");
+  Topology t = load_smi("kubernetes-53497-8gpu-mlx4.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   ASSERT_EQ(t.with_role(DeviceRole::Nic).size(), 1u);
   const Endpoint* nic = t.find("NIC0");
@@ -261,7 +258,7 @@ TEST(SmiTextReal, Kubernetes53497OldMlx4ColumnTrailingSpaces) {
 }
 
 TEST(SmiTextReal, Nccl707OldMlx5ColumnsWithNumaAffinity) {
-  Topology t = load("nccl-707-a100-mlx5-columns.txt");
+  Topology t = load_smi("nccl-707-a100-mlx5-columns.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 18u);
   // "mlx5_10 mlx5_11" are separated by one space only.
@@ -278,7 +275,7 @@ TEST(SmiTextReal, Nccl707OldMlx5ColumnsWithNumaAffinity) {
 }
 
 TEST(SmiTextReal, DeepEp60TopoMpHasNoNvlinkCodes) {
-  Topology t = load("deepep-60-8gpu-14nic-topo-mp.txt");
+  Topology t = load_smi("deepep-60-8gpu-14nic-topo-mp.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 14u);
   EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NODE");
@@ -292,7 +289,7 @@ TEST(SmiTextReal, DeepEp60TopoMpHasNoNvlinkCodes) {
 }
 
 TEST(SmiTextReal, NcclTests78Dgx2SixteenGpus) {
-  Topology t = load("nccl-tests-78-dgx2-16gpu-mlx5.txt");
+  Topology t = load_smi("nccl-tests-78-dgx2-16gpu-mlx5.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 16u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 10u);
   EXPECT_EQ(t.find("GPU15")->role, DeviceRole::Gpu);
@@ -307,7 +304,7 @@ TEST(SmiTextReal, NcclTests78Dgx2SixteenGpus) {
 }
 
 TEST(SmiTextReal, DaskCuda1358NicRowsWithoutAffinity) {
-  Topology t = load("dask-cuda-1358-2gpu-10nic.txt");
+  Topology t = load_smi("dask-cuda-1358-2gpu-10nic.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 2u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 10u);
   EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NV12");
@@ -321,7 +318,7 @@ TEST(SmiTextReal, DaskCuda1358NicRowsWithoutAffinity) {
 }
 
 TEST(SmiTextReal, Nccl2157HeaderWithoutLeadingIndent) {
-  Topology t = load("nccl-2157-8gpu-nv12-no-indent.txt");
+  Topology t = load_smi("nccl-2157-8gpu-nv12-no-indent.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 18u);
   EXPECT_EQ(cell(t, "GPU0", "NIC5"), "PXB");
@@ -334,7 +331,7 @@ TEST(SmiTextReal, Nccl2157HeaderWithoutLeadingIndent) {
 }
 
 TEST(SmiTextReal, Nccl933Nv8NineNics) {
-  Topology t = load("nccl-933-nv8-9nic.txt");
+  Topology t = load_smi("nccl-933-nv8-9nic.txt");
   EXPECT_EQ(t.with_role(DeviceRole::Gpu).size(), 8u);
   EXPECT_EQ(t.with_role(DeviceRole::Nic).size(), 9u);
   EXPECT_EQ(cell(t, "GPU0", "GPU7"), "NV8");
@@ -350,7 +347,7 @@ TEST(SmiTextReal, Nccl933Nv8NineNics) {
 // ------------------------------------------------------- synthetic files
 
 TEST(SmiTextSynthetic, AnsiUnderlineAndCrlf) {
-  Topology t = load("synthetic-ansi-crlf-2gpu-2nic.txt");
+  Topology t = load_smi("synthetic-ansi-crlf-2gpu-2nic.txt");
   EXPECT_EQ(names_of(t, DeviceRole::Nic), (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
   EXPECT_EQ(cell(t, "GPU0", "GPU1"), "NV4");
   EXPECT_EQ(cell(t, "GPU1", "NIC1"), "PIX");
@@ -360,7 +357,7 @@ TEST(SmiTextSynthetic, AnsiUnderlineAndCrlf) {
 }
 
 TEST(SmiTextSynthetic, OldDriverSocLegend) {
-  Topology t = load("synthetic-old-driver-soc-mlx5.txt");
+  Topology t = load_smi("synthetic-old-driver-soc-mlx5.txt");
   EXPECT_EQ(t.find("NIC0")->name, "mlx5_0");
   EXPECT_EQ(cell(t, "GPU0", "GPU2"), "SOC");
   EXPECT_EQ(cell(t, "NIC0", "GPU0"), "PHB");
@@ -369,7 +366,7 @@ TEST(SmiTextSynthetic, OldDriverSocLegend) {
 }
 
 TEST(SmiTextSynthetic, NumaRangeIsKeptRawOnly) {
-  Topology t = load("synthetic-1gpu-1nic-numa-range.txt");
+  Topology t = load_smi("synthetic-1gpu-1nic-numa-range.txt");
   const Endpoint* gpu = t.find("GPU0");
   EXPECT_EQ(gpu->locality.numa, -1);
   EXPECT_EQ(attr(*gpu, "NUMA Affinity"), "0-1");
@@ -383,7 +380,7 @@ TEST(SmiTextSynthetic, NumaRangeIsKeptRawOnly) {
 TEST(SmiTextMessy, TabsExpandedToSpacesGiveTheSameModel) {
   for (const char* name : {"go-gpuallocator-17-8x4090-pcie.txt", "synthetic-ansi-crlf-2gpu-2nic.txt",
                            "synthetic-1gpu-1nic-numa-range.txt"}) {
-    std::string text = slurp(name);
+    std::string text = smi_text(name);
     Topology tabs = read_smi_text(text, name);
     Topology spaces = read_smi_text(expand_tabs(replace_all(text, "\r", "")), name);
     EXPECT_EQ(tabs.printed_matrix, spaces.printed_matrix) << name;
@@ -440,7 +437,7 @@ TEST(SmiTextMessy, ColouredCellsAndCrlf) {
 
 TEST(SmiTextMessy, DoubleSpacedPasteAndJunkAround) {
   std::string text = "Last login: Mon\nsome log line about GPU0 failing\n" +
-                     replace_all(slurp("stelline-esc8000a-4x6000ada-legend.txt"), "\n", "\n\n") + "\n$ exit\n";
+                     replace_all(smi_text("stelline-esc8000a-4x6000ada-legend.txt"), "\n", "\n\n") + "\n$ exit\n";
   Topology t = read_smi_text(text, "x");
   EXPECT_EQ(t.endpoints.size(), 8u);
   EXPECT_EQ(t.find("NIC3")->name, "mlx5_3");
@@ -488,7 +485,7 @@ TEST(SmiTextDetect, EveryDataFileLooksLikeSmiText) {
   for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
     if (entry.path().extension() != ".txt") continue;
     ++files;
-    EXPECT_TRUE(looks_like_smi_text(slurp(entry.path().filename().string()))) << entry.path();
+    EXPECT_TRUE(looks_like_smi_text(smi_text(entry.path().filename().string()))) << entry.path();
   }
   EXPECT_GE(files, 15);
 }
@@ -515,17 +512,17 @@ TEST(SmiTextDetect, OtherInputsDoNot) {
 // ---------------------------------------------------------------- errors
 
 TEST(SmiTextErrors, EmptyInput) {
-  EXPECT_NE(error_of("", "empty.txt").find("empty"), std::string::npos);
-  EXPECT_NE(error_of(" \r\n\t\n", "blank.txt").find("empty"), std::string::npos);
+  EXPECT_NE(smi_error("", "empty.txt").find("empty"), std::string::npos);
+  EXPECT_NE(smi_error(" \r\n\t\n", "blank.txt").find("empty"), std::string::npos);
 }
 
 TEST(SmiTextErrors, BinaryInput) {
   std::string bin("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 16);
-  EXPECT_NE(error_of(bin, "image.png").find("binary"), std::string::npos);
+  EXPECT_NE(smi_error(bin, "image.png").find("binary"), std::string::npos);
 }
 
 TEST(SmiTextErrors, XmlIsNotAMatrix) {
-  EXPECT_NE(error_of("<system version=\"1\">\n  <cpu numaid=\"0\"/>\n</system>\n", "topo.xml").find("no header row"),
+  EXPECT_NE(smi_error("<system version=\"1\">\n  <cpu numaid=\"0\"/>\n</system>\n", "topo.xml").find("no header row"),
             std::string::npos);
 }
 
@@ -563,21 +560,21 @@ TEST(SmiTextDamage, ReversedCpuRangeDropsEveryAffinity) {
 }
 
 TEST(SmiTextErrors, HeaderOnly) {
-  EXPECT_NE(error_of("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n", "cut.txt").find("no matrix rows"),
+  EXPECT_NE(smi_error("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n", "cut.txt").find("no matrix rows"),
             std::string::npos);
 }
 
 TEST(SmiTextErrors, ShortRowNamesRowAndCounts) {
-  std::string problem = error_of("\tGPU0\tGPU1\tGPU2\nGPU0\t X \tPIX\n", "short.txt");
+  std::string problem = smi_error("\tGPU0\tGPU1\tGPU2\nGPU0\t X \tPIX\n", "short.txt");
   EXPECT_EQ(problem, "matrix row GPU0 has 2 device cells, header has 3 devices");
 }
 
 TEST(SmiTextErrors, DuplicateHeaderLabel) {
-  EXPECT_NE(error_of("\tGPU0\tGPU0\nGPU0\t X \tPIX\n").find("twice"), std::string::npos);
+  EXPECT_NE(smi_error("\tGPU0\tGPU0\nGPU0\t X \tPIX\n").find("twice"), std::string::npos);
 }
 
 TEST(SmiTextErrors, OnlyP2pMatrix) {
-  EXPECT_NE(error_of(" \tGPU0\tGPU1\t\n GPU0\tX\tNS\t\n GPU1\tNS\tX\t\n").find("p2p"), std::string::npos);
+  EXPECT_NE(smi_error(" \tGPU0\tGPU1\t\n GPU0\tX\tNS\t\n GPU1\tNS\tX\t\n").find("p2p"), std::string::npos);
 }
 
 // More devices than any node has, or lines longer than any matrix line,
@@ -589,7 +586,7 @@ TEST(SmiTextErrors, HeaderWithMoreDevicesThanANodeIsRefused) {
     header += "\tGPU" + std::to_string(i);
     row += i == 0 ? "\t X " : "\tNV4";
   }
-  EXPECT_EQ(error_of(header + "\n" + row + "\n"), "header names 300 devices; a node has at most 256");
+  EXPECT_EQ(smi_error(header + "\n" + row + "\n"), "header names 300 devices; a node has at most 256");
 }
 
 TEST(SmiTextErrors, LinesLongerThanAMatrixLineEndTheMatrix) {
@@ -599,7 +596,7 @@ TEST(SmiTextErrors, LinesLongerThanAMatrixLineEndTheMatrix) {
   EXPECT_NO_THROW((void)read_smi_text(text, "long.txt"));
   std::string huge_header = "\tGPU0";
   while (huge_header.size() <= 64 * 1024) huge_header += "\tGPU0";
-  EXPECT_NE(error_of(huge_header + "\nGPU0\t X\n").find("no header row"), std::string::npos);
+  EXPECT_NE(smi_error(huge_header + "\nGPU0\t X\n").find("no header row"), std::string::npos);
 }
 
 // Cut or damaged pastes must end in a model or an InputError, nothing else
@@ -608,7 +605,7 @@ TEST(SmiTextErrors, TruncatedAndMutatedRealFilesNeverCrash) {
   std::mt19937 rng(12345);
   for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
     if (entry.path().extension() != ".txt") continue;
-    std::string text = slurp(entry.path().filename().string());
+    std::string text = smi_text(entry.path().filename().string());
     for (std::size_t cut = 0; cut < text.size(); cut += 7) {
       std::string variant = text.substr(0, cut);
       if (cut % 3 == 0 && !variant.empty()) variant[rng() % variant.size()] = static_cast<char>(rng() % 256);

@@ -41,7 +41,7 @@ std::vector<std::string> entries_of(const std::string& tarball, std::string* man
   return names;
 }
 
-nlohmann::json node_json(const std::string& root) {
+nlohmann::json replayed_node_json(const std::string& root) {
   auto r = run_gdrcheck({"node", "--root", root, "--json"});
   auto j = nlohmann::json::parse(r.out);
   j.erase("generated_at");
@@ -58,7 +58,7 @@ std::string snapshot_of(const std::string& root) {
 
 void expect_same_report(const std::string& root) {
   std::string tarball = snapshot_of(root);
-  EXPECT_EQ(node_json(root), node_json(tarball));
+  EXPECT_EQ(replayed_node_json(root), replayed_node_json(tarball));
 }
 
 TEST(SnapshotReplay, ExampleRootGivesTheSameReport) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "host/process.h"
+#include "test_files.h"
 
 namespace gdrcheck {
 namespace {
@@ -27,13 +28,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 // The processes of a group that are not zombies, from /proc/*/stat.
 std::vector<pid_t> live_members(pid_t pgid) {

@@ -20,10 +20,10 @@ using nlohmann::json;
 using testing::run_gdrcheck;
 using testing::test_data;
 
-const std::string kXe8640 = "recorded/flux/ipa20-dell-xe8640-4xH100.xml";
+const std::string kXe8640Xml = "recorded/flux/ipa20-dell-xe8640-4xH100.xml";
 
 TEST(TopoText, MatrixLegendAndClosestNics) {
-  Topology t = read_hwloc_xml(test_data(kXe8640));
+  Topology t = read_hwloc_xml(test_data(kXe8640Xml));
   std::string text = render_topo_text(t, compute_paths(t));
   EXPECT_NE(text.find("GPU0  "), std::string::npos);
   EXPECT_NE(text.find("NIC Legend:"), std::string::npos);
@@ -44,7 +44,7 @@ TEST(TopoText, SaysPlainlyWhenThereIsNoGpu) {
 }
 
 TEST(TopoJson, SchemaShape) {
-  Topology t = read_hwloc_xml(test_data(kXe8640));
+  Topology t = read_hwloc_xml(test_data(kXe8640Xml));
   json j = topo_json(t, compute_paths(t));
   EXPECT_EQ(j["schema"], "gdrcheck.topo/1");
   EXPECT_EQ(j["source"]["kind"], "hwloc-xml");
@@ -61,7 +61,7 @@ TEST(TopoJson, SchemaShape) {
 }
 
 TEST(TopoCli, HwlocXmlFile) {
-  auto r = run_gdrcheck({"topo", test_data(kXe8640)});
+  auto r = run_gdrcheck({"topo", test_data(kXe8640Xml)});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Topology from hwloc XML"), std::string::npos);
 }
@@ -151,8 +151,8 @@ TEST(TopoCli, MissingFileAndDirectory) {
 
 TEST(TopoCli, UsageErrorsExit64) {
   EXPECT_EQ(run_gdrcheck({"topo", "--bogus"}).exit_code, 64);
-  EXPECT_EQ(run_gdrcheck({"topo", "--device", "zz", test_data(kXe8640)}).exit_code, 64);
-  EXPECT_EQ(run_gdrcheck({"topo", "--kind", "yaml", test_data(kXe8640)}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"topo", "--device", "zz", test_data(kXe8640Xml)}).exit_code, 64);
+  EXPECT_EQ(run_gdrcheck({"topo", "--kind", "yaml", test_data(kXe8640Xml)}).exit_code, 64);
   EXPECT_EQ(run_gdrcheck({"nosuchcommand"}).exit_code, 64);
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "recorded_fixtures.h"
 #include "topology/input_error.h"
 #include "topology/path_matrix.h"
 #include "topology/topology_loader.h"
@@ -12,7 +13,7 @@
 namespace gdrcheck {
 namespace {
 
-const std::string kData = GDRCHECK_TEST_DATA;
+using testing::test_data;
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -57,7 +58,7 @@ TEST(TopologyEdit, EditFileIsCheckedKeyByKey) {
 // no NIC; moving mlx5_3's slot under GPU2's switch makes them PIX, and the
 // NIC leaves GPU3.
 TEST(TopologyEdit, MovingANicUnderAGpusSwitchMakesThemNeighbours) {
-  Topology t = load_topology_file(kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml", TopologyFileKind::Auto);
+  Topology t = load_topology_file(test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml"), TopologyFileKind::Auto);
   const Endpoint* gpu2 = t.find("GPU2");
   const Endpoint* nic3 = t.find("NIC3");
   ASSERT_TRUE(gpu2 && nic3 && gpu2->address && nic3->address);
@@ -75,7 +76,7 @@ TEST(TopologyEdit, MovingANicUnderAGpusSwitchMakesThemNeighbours) {
 }
 
 TEST(TopologyEdit, RefusesWhatCannotBeMoved) {
-  Topology t = load_topology_file(kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml", TopologyFileKind::Auto);
+  Topology t = load_topology_file(test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml"), TopologyFileKind::Auto);
   PciAddress gpu0 = *t.find("GPU0")->address;
   std::vector<int> chain = t.bridge_chain(t.find("GPU0")->node);
   PciAddress above = *t.nodes[chain.front()].address;
@@ -84,7 +85,7 @@ TEST(TopologyEdit, RefusesWhatCannotBeMoved) {
               apply_moves(t, {{*PciAddress::parse("0000:ee:00.0"), gpu0}});
             }).find("no device 0000:ee:00.0"),
             std::string::npos);
-  Topology matrix = load_topology_file(kData + "/smi/nccl-933-nv8-9nic.txt", TopologyFileKind::Auto);
+  Topology matrix = load_topology_file(test_data("smi/nccl-933-nv8-9nic.txt"), TopologyFileKind::Auto);
   EXPECT_NE(error_of([&] { apply_moves(matrix, {{gpu0, gpu0}}); }).find("no PCI tree"), std::string::npos);
 }
 

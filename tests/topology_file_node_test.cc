@@ -13,17 +13,18 @@
 #include "checks/node_report.h"
 #include "host/host_state.h"
 #include "node_checks.h"
+#include "recorded_fixtures.h"
 #include "topology/nccl_xml_source.h"
 #include "topology/topology_loader.h"
 
 namespace gdrcheck {
 namespace {
 
-const std::string kData = GDRCHECK_TEST_DATA;
+using testing::test_data;
 
 NodeReport judge(const std::string& file, const std::vector<std::string>& assume = {}, NodeOptions no = {}) {
   no.topology_file_only = parse_host_assumptions(assume);
-  Topology t = load_topology_file(kData + "/" + file, TopologyFileKind::Auto);
+  Topology t = load_topology_file(test_data(file), TopologyFileKind::Auto);
   return build_node_report(std::move(t), topology_file_host_state(file, {}), no);
 }
 
@@ -118,7 +119,7 @@ TEST(TopologyFileNode, EnvironmentSettingsApply) {
   HostReadOptions ro;
   ro.environment.push_back({"NCCL_NET_GDR_LEVEL", "SYS", "--env"});
   std::string file = "pairs/horovod-288-v100-1nic-sys-2.4.7/topology.txt";
-  NodeReport set = build_node_report(load_topology_file(kData + "/" + file, TopologyFileKind::Auto),
+  NodeReport set = build_node_report(load_topology_file(test_data(file), TopologyFileKind::Auto),
                                      topology_file_host_state(file, ro), no);
   EXPECT_EQ(testing::pair(r, "GPU0").gdr_recv, GdrUse::No);
   EXPECT_EQ(testing::pair(set, "GPU0").gdr_recv, GdrUse::Yes);
@@ -157,7 +158,7 @@ TEST(TopologyFileNode, RecordedNicVerdictOutweighsTheDefaultNotAStatement) {
 // with its OpenFabrics objects, osdev_type 3, taken out) lists the
 // ConnectX functions but no RDMA devices: the machine judged would have them.
 TEST(TopologyFileNode, NicFunctionsWithoutRdmaDevicesAreJudgedAsRdmaNics) {
-  std::ifstream in(kData + "/recorded/flux/ipa20-dell-xe8640-4xH100.xml");
+  std::ifstream in(test_data("recorded/flux/ipa20-dell-xe8640-4xH100.xml"));
   std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (std::size_t at; (at = xml.find("osdev_type=\"3\"")) != std::string::npos;) {
     std::size_t start = xml.rfind("<object", at), end = xml.find("</object>", at);

@@ -42,7 +42,7 @@ class EndlessInput : public std::streambuf {
   char buf_[4096];
 };
 
-std::string problem_of(const std::function<void()>& f) {
+std::string load_problem(const std::function<void()>& f) {
   try {
     f();
   } catch (const InputError& e) {
@@ -71,7 +71,7 @@ TEST(TopologyStream, HwlocXmlFromMemoryWithoutATempFile) {
 TEST(TopologyStream, EndlessInputStopsOneByteOverTheLimit) {
   EndlessInput endless;
   std::istream in(&endless);
-  EXPECT_EQ(problem_of([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }),
+  EXPECT_EQ(load_problem([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }),
             "-: larger than 64 MiB; not a topology file");
   EXPECT_LE(endless.served, kMaxTopologyFile + 1 + 4096);
 }
@@ -80,13 +80,13 @@ TEST(TopologyStream, InputAtTheLimitIsRead) {
   std::string text(kMaxTopologyFile, ' ');
   std::istringstream in(text);
   // Read whole (not refused for size), then judged by content.
-  EXPECT_EQ(problem_of([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }).rfind("-: not a topology", 0),
+  EXPECT_EQ(load_problem([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }).rfind("-: not a topology", 0),
             0u);
 }
 
 TEST(TopologyStream, EmptyInput) {
   std::istringstream in("");
-  EXPECT_EQ(problem_of([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }), "-: empty file");
+  EXPECT_EQ(load_problem([&] { load_topology_stream(in, "-", TopologyFileKind::Auto); }), "-: empty file");
 }
 
 // A FIFO is read (`topo <(ssh node lstopo --of xml)`); one nobody writes
@@ -94,11 +94,11 @@ TEST(TopologyStream, EmptyInput) {
 TEST(TopologyFile, FifoWithoutWriterIsEmptyNotBlocking) {
   std::string fifo = testing::scratch_dir() + "/topo.xml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  EXPECT_EQ(problem_of([&] { load_topology_file(fifo, TopologyFileKind::Auto); }), fifo + ": empty file");
+  EXPECT_EQ(load_problem([&] { load_topology_file(fifo, TopologyFileKind::Auto); }), fifo + ": empty file");
 }
 
 TEST(TopologyFile, DeviceFileFailsFast) {
-  EXPECT_EQ(problem_of([] { load_topology_file("/dev/zero", TopologyFileKind::Auto); }),
+  EXPECT_EQ(load_problem([] { load_topology_file("/dev/zero", TopologyFileKind::Auto); }),
             "/dev/zero: a character device, not a topology file");
 }
 
@@ -113,7 +113,7 @@ TEST(TopologyFile, LinkTheUserNamedIsFollowed) {
 TEST(TopologyFile, LinkToADeviceFailsFast) {
   std::string link = testing::scratch_dir() + "/topo.xml";
   fs::create_symlink("/dev/zero", link);
-  EXPECT_EQ(problem_of([&] { load_topology_file(link, TopologyFileKind::Auto); }),
+  EXPECT_EQ(load_problem([&] { load_topology_file(link, TopologyFileKind::Auto); }),
             link + ": a character device, not a topology file");
 }
 
@@ -121,15 +121,15 @@ TEST(TopologyFile, OverTheLimitIsRefused) {
   std::string big = testing::scratch_dir() + "/big.xml";
   { std::ofstream(big) << "<topology>"; }
   fs::resize_file(big, kMaxTopologyFile);  // sparse: no disk needed
-  EXPECT_EQ(problem_of([&] { load_topology_file(big, TopologyFileKind::Auto); }),
+  EXPECT_EQ(load_problem([&] { load_topology_file(big, TopologyFileKind::Auto); }),
             big + ": larger than 64 MiB; not a topology file");
 }
 
 TEST(TopologyFile, MissingAndDirectory) {
-  EXPECT_EQ(problem_of([] { load_topology_file("/nonexistent/topo.xml", TopologyFileKind::Auto); }),
+  EXPECT_EQ(load_problem([] { load_topology_file("/nonexistent/topo.xml", TopologyFileKind::Auto); }),
             "/nonexistent/topo.xml: no such file");
   std::string dir = testing::scratch_dir();
-  EXPECT_NE(problem_of([&] { load_topology_file(dir, TopologyFileKind::Auto); }).find("is a directory"),
+  EXPECT_NE(load_problem([&] { load_topology_file(dir, TopologyFileKind::Auto); }).find("is a directory"),
             std::string::npos);
 }
 
@@ -140,20 +140,20 @@ TEST(TopologyFile, EntityDeclarationIsRefused) {
   text.replace(at, text.find('\n', at) - at, "<!DOCTYPE topology [<!ENTITY a \"x\">]>");
   std::ofstream(path) << text;
   EXPECT_NE(
-      problem_of([&] { load_topology_file(path, TopologyFileKind::Auto); }).find(path + ": declares an XML entity"),
+      load_problem([&] { load_topology_file(path, TopologyFileKind::Auto); }).find(path + ": declares an XML entity"),
       std::string::npos);
 }
 
 TEST(UserFile, WordingForEveryCommand) {
-  EXPECT_EQ(problem_of([] { read_user_file("/nonexistent.json", 1 << 20, "manifest"); }),
+  EXPECT_EQ(load_problem([] { read_user_file("/nonexistent.json", 1 << 20, "manifest"); }),
             "/nonexistent.json: not found");
   std::string dir = testing::scratch_dir();
-  EXPECT_EQ(problem_of([&] { read_user_file(dir, 1 << 20, "manifest"); }), dir + ": is a directory, not a manifest");
+  EXPECT_EQ(load_problem([&] { read_user_file(dir, 1 << 20, "manifest"); }), dir + ": is a directory, not a manifest");
   std::string small = dir + "/m.json";
   std::ofstream(small) << "{}";
   EXPECT_EQ(read_user_file(small, 1 << 20, "manifest"), "{}");
   fs::resize_file(small, 1 << 20);
-  EXPECT_EQ(problem_of([&] { read_user_file(small, 1 << 20, "manifest"); }),
+  EXPECT_EQ(load_problem([&] { read_user_file(small, 1 << 20, "manifest"); }),
             small + ": larger than 1 MiB; not a manifest");
 }
 

@@ -24,7 +24,7 @@ std::string nested_objects(std::size_t levels) {
 }
 
 // The InputError's problem for `text`; fails the test when it parses.
-std::string problem_of(const std::string& text, const UntrustedJsonOptions& o = {}) {
+std::string untrusted_json_problem(const std::string& text, const UntrustedJsonOptions& o = {}) {
   try {
     parse_untrusted_json(text, "r.json", "node report", o);
   } catch (const InputError& e) {
@@ -51,32 +51,33 @@ TEST(UntrustedJson, DepthUpToTheBoundIsRead) {
 }
 
 TEST(UntrustedJson, DeeperIsRefusedWithoutRecursion) {
-  EXPECT_EQ(problem_of(nested(kMaxJsonDepth + 1)), "nested deeper than 64 levels; not a node report");
-  EXPECT_EQ(problem_of(nested_objects(kMaxJsonDepth + 1)), "nested deeper than 64 levels; not a node report");
+  EXPECT_EQ(untrusted_json_problem(nested(kMaxJsonDepth + 1)), "nested deeper than 64 levels; not a node report");
+  EXPECT_EQ(untrusted_json_problem(nested_objects(kMaxJsonDepth + 1)),
+            "nested deeper than 64 levels; not a node report");
   // Far deeper than any stack can recurse: refused at level 65, never built.
-  EXPECT_EQ(problem_of(nested(100000)), "nested deeper than 64 levels; not a node report");
-  EXPECT_EQ(problem_of(R"({"ok": 1, "deep": )" + nested_objects(100000) + "}"),
+  EXPECT_EQ(untrusted_json_problem(nested(100000)), "nested deeper than 64 levels; not a node report");
+  EXPECT_EQ(untrusted_json_problem(R"({"ok": 1, "deep": )" + nested_objects(100000) + "}"),
             "nested deeper than 64 levels; not a node report");
   UntrustedJsonOptions shallow;
   shallow.max_depth = 2;
-  EXPECT_EQ(problem_of("[[[1]]]", shallow), "nested deeper than 2 levels; not a node report");
+  EXPECT_EQ(untrusted_json_problem("[[[1]]]", shallow), "nested deeper than 2 levels; not a node report");
 }
 
 TEST(UntrustedJson, RepeatedKeysAreRefusedWithTheirPlace) {
-  EXPECT_EQ(problem_of("{\"status\": \"CRITICAL\",\n \"status\": \"OK\"}"),
+  EXPECT_EQ(untrusted_json_problem("{\"status\": \"CRITICAL\",\n \"status\": \"OK\"}"),
             "key \"status\" appears twice in one object (line 2, column 9)");
-  EXPECT_EQ(problem_of(R"({"a": {"x": 1, "y": 2, "x": 3}})"),
+  EXPECT_EQ(untrusted_json_problem(R"({"a": {"x": 1, "y": 2, "x": 3}})"),
             "key \"x\" appears twice in one object (line 1, column 26)");
   // The same key in different objects is normal.
   EXPECT_NO_THROW(parse_untrusted_json(R"({"a": {"x": 1}, "b": {"x": 1}, "x": [{"x": 1}, {"x": 2}]})", "r.json", "r"));
 }
 
 TEST(UntrustedJson, KeysInMessagesCarryNoControlBytes) {
-  std::string p = problem_of(R"({"\u001b[2J": 1, "\u001b[2J": 2})");
+  std::string p = untrusted_json_problem(R"({"\u001b[2J": 1, "\u001b[2J": 2})");
   EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;
   EXPECT_NE(p.find("\\u001b[2J"), std::string::npos) << p;
   std::string long_key(5000, 'k');
-  std::string q = problem_of("{\"" + long_key + "\": 1, \"" + long_key + "\": 2}");
+  std::string q = untrusted_json_problem("{\"" + long_key + "\": 1, \"" + long_key + "\": 2}");
   EXPECT_LT(q.size(), 200u) << q;
 }
 

@@ -138,7 +138,7 @@ std::string nic_name(const Topology& t, const std::string& id) {
   return e ? e->name : id;
 }
 
-void predict(const NodeReport& r, CrosscheckRow& row) {
+void fill_predicted(const NodeReport& r, CrosscheckRow& row) {
   for (const auto& v : r.pairs)
     if (v.gpu == row.gpu) {
       row.predicted.gdr_send = gdr_use_name(v.gdr_send);
@@ -367,7 +367,7 @@ bool decided(const std::string& g) {
   return g == "yes" || g == "no";
 }
 
-void judge(const NcclLogReport& log, CrosscheckRow& row, const NcclGdrStatement* st, bool unnamed, bool weak) {
+void judge_row(const NcclLogReport& log, CrosscheckRow& row, const NcclGdrStatement* st, bool unnamed, bool weak) {
   if (row.gpu.empty()) {
     row.agree = "inconclusive";
     return;
@@ -434,7 +434,7 @@ Crosscheck crosscheck(const NodeReport& predicted, const NcclLogReport& log, con
     row.cuda_dev = lr.place ? lr.place->cuda_dev : lr.statement_cuda;
     bool weak = false, unnamed = false;
     map_gpu(predicted.topology, lr, v, nvml_differs, row, weak);
-    if (!row.gpu.empty()) predict(predicted, row);
+    if (!row.gpu.empty()) fill_predicted(predicted, row);
     observe_channels(log, by_rank, lr, row, unnamed);
     const NcclGdrStatement* st = statement_for(log, lr);
     bool from_statement = row.observed_by.empty() && st;
@@ -442,7 +442,7 @@ Crosscheck crosscheck(const NodeReport& predicted, const NcclLogReport& log, con
     if (from_statement && unnamed && !row.gpu.empty())
       judge_statement(predicted, log, *st, row);
     else
-      judge(log, row, st, unnamed, weak);
+      judge_row(log, row, st, unnamed, weak);
     // An unnamed NET device: the GDR line's distance narrows it down.
     if (!from_statement && unnamed && st && !row.gpu.empty()) {
       std::string path = nccl_distance_name(distance_numbering(log), st->distance);

@@ -1,13 +1,10 @@
 #include "analyze/perftest_artifact.h"
 
 #include "host/text_format.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
-
-bool contains(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
 
 std::string gbits_text(double g) {
   return fixed(g, g < 10 ? 3 : 2) + " Gb/s";
@@ -38,18 +35,18 @@ std::string likely_cause(const PerftestRun& r, bool mr_failed, bool gpu) {
     return "registering host memory failed: most often the locked-memory limit (ulimit -l; in containers the "
            "runtime's RLIMIT_MEMLOCK) is below the buffer size";
   for (const auto& e : r.errors) {
-    if (contains(e.text, "Parser function exited with Error"))
+    if (ascii::contains(e.text, "Parser function exited with Error"))
       return "perftest rejected its command line and ran nothing: the line before \"Parser function exited with "
              "Error\" names the option at fault (some options must follow others, e.g. --use_cuda_dmabuf after "
              "--use_cuda)";
-    if (contains(e.text, "Completion with error") || contains(e.text, "Failed status"))
+    if (ascii::contains(e.text, "Completion with error") || ascii::contains(e.text, "Failed status"))
       return "a work request completed with an error: the path between the two ports dropped or refused the "
              "traffic (retry exceeded, remote access error); the status number says which";
-    if (contains(e.text, "exchange data") || contains(e.text, "read remote address") ||
-        contains(e.text, "Couldn't connect") || contains(e.text, "socket"))
+    if (ascii::contains(e.text, "exchange data") || ascii::contains(e.text, "read remote address") ||
+        ascii::contains(e.text, "Couldn't connect") || ascii::contains(e.text, "socket"))
       return "the two sides could not exchange their connection data over TCP: the other side failed, is not "
              "running, or a firewall blocks perftest's port (18515 by default)";
-    if (contains(e.text, "No IB devices found") || contains(e.text, "not found"))
+    if (ascii::contains(e.text, "No IB devices found") || ascii::contains(e.text, "not found"))
       return "no RDMA device visible to the process (driver not loaded, or not passed into the container)";
   }
   return "the run stopped before measuring; the first error line names the step that failed";
@@ -58,8 +55,8 @@ std::string likely_cause(const PerftestRun& r, bool mr_failed, bool gpu) {
 void judge_failed_run(PerftestRun& r) {
   bool mr_failed = false, rejected = false;
   for (const auto& e : r.errors) {
-    mr_failed |= contains(e.text, "allocate MR") || contains(e.text, "create MR");
-    rejected |= contains(e.text, "Parser function exited with Error");
+    mr_failed |= ascii::contains(e.text, "allocate MR") || ascii::contains(e.text, "create MR");
+    rejected |= ascii::contains(e.text, "Parser function exited with Error");
   }
   // A rejected command line allocated nothing: GPU memory was only asked for.
   bool gpu = (gpu_memory(r) || r.cuda_started) && !rejected;

@@ -6,19 +6,10 @@
 
 #include "evidence/ibv_text.h"
 #include "host/device_ids.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
-
-bool contains(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 constexpr std::array<std::string_view, 11> kPrograms = {
     "ib_write_bw", "ib_read_bw",    "ib_send_bw",      "ib_atomic_bw",     "ib_write_lat",          "ib_read_lat",
@@ -62,8 +53,8 @@ bool failure_line(std::string_view l) {
        {"Couldn't", "Couldnt", "Unable to", "Failed to", "failed to", "Completion with error", "Failed status",
         "ERRNO:", "Segmentation fault", "No IB devices found", "Parser function exited with Error",
         "CUDA DMA-BUF cannot", "OFED stack does not support", "ERROR"})
-    if (contains(l, m)) return true;
-  return contains(l, "IB device") && contains(l, "not found");
+    if (ascii::contains(l, m)) return true;
+  return ascii::contains(l, "IB device") && ascii::contains(l, "not found");
 }
 
 // A pasted line without the Markdown a forum or chat wrapped it in: bold
@@ -85,7 +76,7 @@ std::string unmarked(std::string_view raw) {
 }
 
 bool banner(std::string_view l) {
-  return contains(l, " BW Test") || contains(l, " Latency Test") || l.rfind("BW Test", 0) == 0;
+  return ascii::contains(l, " BW Test") || ascii::contains(l, " Latency Test") || l.rfind("BW Test", 0) == 0;
 }
 
 // ConnectX/BlueField named in the text, or a Mellanox PCI id ("15b3:1021").
@@ -140,7 +131,7 @@ PerftestPaste read_json(std::string_view text) {
   PerftestRun run;
   run.first_line = 1;
   run.report = parse_perftest_json(text, PerftestUnit::Unknown);
-  run.latency = contains(run.report.test, "Lat");
+  run.latency = ascii::contains(run.report.test, "Lat");
   // The file names GPU memory, or nothing: then it cannot tell host memory
   // from an older perftest's CUDA run (judge_run says so).
   run.start_shown = run.report.gpu_buffer;
@@ -152,25 +143,28 @@ PerftestPaste read_json(std::string_view text) {
 }  // namespace
 
 bool looks_like_perftest(std::string_view head) {
-  std::string_view t = trim(head);
+  std::string_view t = ascii::trim(head, " \t\r");
   while (!t.empty() && (t.front() == '\n' || t.front() == ' ')) t.remove_prefix(1);
   if (!t.empty() && t.front() == '{')  // standard JSON, or the unquoted form before perftest 24.01
-    return contains(t, "\"test_info\"") || contains(t, "\ntest_info:") ||
-           (contains(t, "results") && (contains(t, "BW_average") || contains(t, "t_avg")));
-  if (contains(head, "* Waiting for client to connect... *") || contains(head, "Couldn't create IB resources") ||
-      contains(head, "Failed to exchange data between server and clients") || contains(head, "cuMemAlloc() of a") ||
-      contains(head, "allocated GPU buffer"))
+    return ascii::contains(t, "\"test_info\"") || ascii::contains(t, "\ntest_info:") ||
+           (ascii::contains(t, "results") && (ascii::contains(t, "BW_average") || ascii::contains(t, "t_avg")));
+  if (ascii::contains(head, "* Waiting for client to connect... *") ||
+      ascii::contains(head, "Couldn't create IB resources") ||
+      ascii::contains(head, "Failed to exchange data between server and clients") ||
+      ascii::contains(head, "cuMemAlloc() of a") || ascii::contains(head, "allocated GPU buffer"))
     return true;
-  if (contains(head, "#bytes") && contains(head, "#iterations")) return true;
+  if (ascii::contains(head, "#bytes") && ascii::contains(head, "#iterations")) return true;
   // The banner with one of the header block's keys.
-  bool named = contains(head, " BW Test") || contains(head, " Latency Test") || contains(head, "\nBW Test");
-  if (head.rfind("RDMA_", 0) == 0 || head.rfind("Send ", 0) == 0) named = named || contains(head, " Test\n");
-  return named && (contains(head, "Dual-port") || contains(head, "Device         :") || contains(head, "Link type"));
+  bool named =
+      ascii::contains(head, " BW Test") || ascii::contains(head, " Latency Test") || ascii::contains(head, "\nBW Test");
+  if (head.rfind("RDMA_", 0) == 0 || head.rfind("Send ", 0) == 0) named = named || ascii::contains(head, " Test\n");
+  return named && (ascii::contains(head, "Dual-port") || ascii::contains(head, "Device         :") ||
+                   ascii::contains(head, "Link type"));
 }
 
 PerftestPaste read_perftest_paste(std::string_view text) {
   {
-    std::string_view t = trim(text);
+    std::string_view t = ascii::trim(text, " \t\r");
     while (!t.empty() && (t.front() == '\n' || t.front() == ' ')) t.remove_prefix(1);
     if (!t.empty() && t.front() == '{') return read_json(text);
   }
@@ -192,7 +186,7 @@ PerftestPaste read_perftest_paste(std::string_view text) {
     std::string clean =
         unmarked(text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
     std::string_view raw = clean;
-    std::string_view l = trim(raw);
+    std::string_view l = ascii::trim(raw, " \t\r");
     ++n;
     Pending* cur = &pending.back();
     std::string_view program = command_program(l);
@@ -211,10 +205,11 @@ PerftestPaste read_perftest_paste(std::string_view text) {
       cur->run.command_gbits = has_flag(l, "--report_gbits");
       cur->run.command_bidirectional = has_flag(l, "-b") || has_flag(l, "--bidirectional");
     } else {
-      bool new_output = banner(l) || contains(l, "* Waiting for client to connect... *") || l == "initializing CUDA";
+      bool new_output =
+          banner(l) || ascii::contains(l, "* Waiting for client to connect... *") || l == "initializing CUDA";
       // perftest prints its table header once: a second one is a second run
       // pasted without its header block ("Case 2:" and the table).
-      bool second_table = contains(l, "#bytes") && cur->has_rows_header;
+      bool second_table = ascii::contains(l, "#bytes") && cur->has_rows_header;
       if ((new_output && output_seen) || second_table) {
         start_new(n);
         cur = &pending.back();
@@ -222,15 +217,16 @@ PerftestPaste read_perftest_paste(std::string_view text) {
       if (new_output) cur->run.start_shown = true;
       if (banner(l)) {
         cur->has_banner = true;
-        cur->run.latency = contains(l, "Latency Test");
+        cur->run.latency = ascii::contains(l, "Latency Test");
         if (cur->run.latency) cur->run.report.test = std::string(l);
       }
-      if (contains(l, "#bytes")) cur->has_rows_header = true;
-      if (l == "initializing CUDA" || contains(l, "CUDA Ctx")) cur->run.cuda_started = true;
-      if (contains(l, "BW peak won't be measured")) cur->run.peak_not_measured = true;
-      if (contains(l, "Conflicting CPU frequency values")) cur->run.cpu_frequency_warning = true;
+      if (ascii::contains(l, "#bytes")) cur->has_rows_header = true;
+      if (l == "initializing CUDA" || ascii::contains(l, "CUDA Ctx")) cur->run.cuda_started = true;
+      if (ascii::contains(l, "BW peak won't be measured")) cur->run.peak_not_measured = true;
+      if (ascii::contains(l, "Conflicting CPU frequency values")) cur->run.cpu_frequency_warning = true;
       if (l == "^C") cur->run.interrupted = true;
-      if (failure_line(l) && !contains(l, "Conflicting CPU frequency")) cur->run.errors.push_back({n, std::string(l)});
+      if (failure_line(l) && !ascii::contains(l, "Conflicting CPU frequency"))
+        cur->run.errors.push_back({n, std::string(l)});
       if (!l.empty()) cur->has_content = true;
     }
     cur->text.append(raw);

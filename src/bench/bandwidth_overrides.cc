@@ -16,7 +16,7 @@ using nlohmann::json;
 constexpr const char* kSchema = "gdrcheck.bandwidth/1";
 
 // Every problem names the file and the place in it ("nic_ceilings[1].rate_gbps").
-struct Context {
+struct OverridesFile {
   const std::string& file;
   [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
     throw InputError(file, where.empty() ? problem : where + ": " + problem);
@@ -29,7 +29,8 @@ std::string number_text(double v) {
   return buf;
 }
 
-void only_keys(const Context& c, const json& obj, const std::string& where, std::initializer_list<const char*> known) {
+void check_only_keys(const OverridesFile& c, const json& obj, const std::string& where,
+                     std::initializer_list<const char*> known) {
   for (const auto& item : obj.items()) {
     bool ok = false;
     for (const char* k : known) ok = ok || item.key() == k;
@@ -40,12 +41,12 @@ void only_keys(const Context& c, const json& obj, const std::string& where, std:
   }
 }
 
-const json& object_at(const Context& c, const json& v, const std::string& where) {
+const json& object_or_fail(const OverridesFile& c, const json& v, const std::string& where) {
   if (!v.is_object()) c.fail(where, "expected an object, got " + std::string(v.type_name()));
   return v;
 }
 
-double positive_number(const Context& c, const json& obj, const char* key, const std::string& where) {
+double positive_number(const OverridesFile& c, const json& obj, const char* key, const std::string& where) {
   std::string at = where + "." + key;
   if (!obj.contains(key)) c.fail(where, std::string("missing \"") + key + "\"");
   const json& v = obj.at(key);
@@ -56,14 +57,14 @@ double positive_number(const Context& c, const json& obj, const char* key, const
 }
 
 // Ratios: a fraction of the expected figure, in (0, 1].
-double ratio(const Context& c, const json& v, const std::string& where) {
+double ratio(const OverridesFile& c, const json& v, const std::string& where) {
   if (!v.is_number()) c.fail(where, "expected a number, got " + std::string(v.type_name()));
   double d = v.get<double>();
   if (!(d > 0 && d <= 1)) c.fail(where, "must be in (0, 1] (a fraction of the expected figure), got " + number_text(d));
   return d;
 }
 
-std::string nonempty_string(const Context& c, const json& obj, const char* key, const std::string& where) {
+std::string nonempty_string(const OverridesFile& c, const json& obj, const char* key, const std::string& where) {
   if (!obj.contains(key)) c.fail(where, std::string("missing \"") + key + "\"");
   const json& v = obj.at(key);
   if (!v.is_string() || v.get<std::string>().empty())
@@ -71,12 +72,12 @@ std::string nonempty_string(const Context& c, const json& obj, const char* key, 
   return v.get<std::string>();
 }
 
-const json& array_at(const Context& c, const json& v, const std::string& where) {
+const json& array_at(const OverridesFile& c, const json& v, const std::string& where) {
   if (!v.is_array()) c.fail(where, "expected an array, got " + std::string(v.type_name()));
   return v;
 }
 
-std::optional<LinkLayer> link_layer_of(const Context& c, const json& obj, const std::string& where) {
+std::optional<LinkLayer> link_layer_of(const OverridesFile& c, const json& obj, const std::string& where) {
   if (!obj.contains("link_layer")) return std::nullopt;
   const json& v = obj.at("link_layer");
   std::string name = v.is_string() ? v.get<std::string>() : "";
@@ -88,9 +89,9 @@ std::optional<LinkLayer> link_layer_of(const Context& c, const json& obj, const 
   return l;
 }
 
-NicCeiling parse_ceiling(const Context& c, const json& v, const std::string& where) {
-  object_at(c, v, where);
-  only_keys(c, v, where, {"rate_gbps", "link_layer", "per_nic_gbytes"});
+NicCeiling parse_ceiling(const OverridesFile& c, const json& v, const std::string& where) {
+  object_or_fail(c, v, where);
+  check_only_keys(c, v, where, {"rate_gbps", "link_layer", "per_nic_gbytes"});
   NicCeiling n;
   n.rate_gbps = positive_number(c, v, "rate_gbps", where);
   n.link_layer = link_layer_of(c, v, where);
@@ -105,9 +106,9 @@ NicCeiling parse_ceiling(const Context& c, const json& v, const std::string& whe
   return n;
 }
 
-FixedBusbw parse_fixed(const Context& c, const json& v, const std::string& where) {
-  object_at(c, v, where);
-  only_keys(c, v, where, {"node_type", "collective", "nodes", "busbw_gbytes", "pass_ratio"});
+FixedBusbw parse_fixed(const OverridesFile& c, const json& v, const std::string& where) {
+  object_or_fail(c, v, where);
+  check_only_keys(c, v, where, {"node_type", "collective", "nodes", "busbw_gbytes", "pass_ratio"});
   FixedBusbw f;
   f.node_type = nonempty_string(c, v, "node_type", where);
   std::string coll = nonempty_string(c, v, "collective", where);
@@ -126,7 +127,7 @@ FixedBusbw parse_fixed(const Context& c, const json& v, const std::string& where
   return f;
 }
 
-void add_ceiling(const Context& c, BandwidthOverrides& o, NicCeiling n, const std::string& where) {
+void add_ceiling(const OverridesFile& c, BandwidthOverrides& o, NicCeiling n, const std::string& where) {
   for (const auto& e : o.nic_ceilings)
     if (e.rate_gbps == n.rate_gbps && e.link_layer == n.link_layer)
       c.fail(where, number_text(n.rate_gbps) + " Gb/s " +
@@ -135,7 +136,7 @@ void add_ceiling(const Context& c, BandwidthOverrides& o, NicCeiling n, const st
   o.nic_ceilings.push_back(n);
 }
 
-void add_fixed(const Context& c, BandwidthOverrides& o, FixedBusbw f, const std::string& where) {
+void add_fixed(const OverridesFile& c, BandwidthOverrides& o, FixedBusbw f, const std::string& where) {
   for (const auto& e : o.fixed_busbw)
     if (e.node_type == f.node_type && e.collective == f.collective && e.nodes == f.nodes)
       c.fail(where, json_shown(f.node_type) + " " + collective_name(f.collective) + " is given twice");
@@ -144,7 +145,7 @@ void add_fixed(const Context& c, BandwidthOverrides& o, FixedBusbw f, const std:
 
 // A file that sets nothing is refused: it would silently leave the
 // built-in model in force while its author believes otherwise.
-void require_settings(const Context& c, const BandwidthOverrides& o, const json& doc) {
+void require_settings(const OverridesFile& c, const BandwidthOverrides& o, const json& doc) {
   bool ratios = doc.contains("pass_ratio") || doc.contains("rdma_pass_ratio");
   if (o.nic_ceilings.empty() && o.fixed_busbw.empty() && !ratios)
     c.fail("", "no settings (an empty bandwidth file changes nothing; remove it to use the built-in model)");
@@ -153,10 +154,10 @@ void require_settings(const Context& c, const BandwidthOverrides& o, const json&
 }  // namespace
 
 BandwidthOverrides parse_bandwidth_overrides(std::string_view text, const std::string& file) {
-  Context c{file};
+  OverridesFile c{file};
   json doc = parse_untrusted_json(text, file, "bandwidth file");
   if (!doc.is_object()) c.fail("", "expected a JSON object at the top level, got " + std::string(doc.type_name()));
-  only_keys(c, doc, "", {"schema", "nic_ceilings", "fixed_busbw", "pass_ratio", "rdma_pass_ratio"});
+  check_only_keys(c, doc, "", {"schema", "nic_ceilings", "fixed_busbw", "pass_ratio", "rdma_pass_ratio"});
   if (doc.contains("schema") && doc.at("schema") != kSchema)
     c.fail("schema", std::string("expected \"") + kSchema + "\", got " + json_shown(doc.at("schema")));
   BandwidthOverrides o;

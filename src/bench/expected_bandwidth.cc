@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "host/text_format.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
@@ -30,14 +31,8 @@ constexpr double kAboveLineRateSlack = 1.01;
 // Exactly at the pass figure passes, whatever the floating-point rounding.
 constexpr double kPassEpsilon = 1e-9;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // "400" for 400.0, "2.5" for 2.5.
-std::string rate_text(double gbps) {
+std::string rate_number(double gbps) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", gbps);
   return buf;
@@ -67,7 +62,7 @@ std::string ib_generation(double gbps) {
 
 // "400 Gb/s InfiniBand (NDR)", "200 Gb/s Ethernet (RoCE)".
 std::string port_text(double gbps, LinkLayer l) {
-  std::string s = rate_text(gbps) + " Gb/s ";
+  std::string s = rate_number(gbps) + " Gb/s ";
   if (l == LinkLayer::Unknown) return s + "(unknown link layer)";
   s += link_layer_name(l);
   if (l == LinkLayer::InfiniBand && !ib_generation(gbps).empty()) s += " (" + ib_generation(gbps) + ")";
@@ -94,7 +89,7 @@ struct Port {
   double ceiling_gbytes = 0;
 };
 
-BandwidthExpectation unknown(BandwidthExpectation e, std::string reason) {
+BandwidthExpectation unknown_expectation(BandwidthExpectation e, std::string reason) {
   e.known = false;
   e.unknown_reason = std::move(reason);
   return e;
@@ -230,7 +225,7 @@ const char* link_layer_name(LinkLayer l) {
 }
 
 LinkLayer link_layer_from_name(std::string_view name) {
-  std::string n = lower(name);
+  std::string n = ascii::lower(name);
   if (n == "infiniband" || n == "ib") return LinkLayer::InfiniBand;
   if (n == "ethernet" || n == "roce" || n == "eth" || n == "ethernet (roce)") return LinkLayer::Ethernet;
   return LinkLayer::Unknown;
@@ -259,7 +254,7 @@ const char* collective_name(Collective c) {
 }
 
 Collective collective_from_name(std::string_view name) {
-  std::string n = lower(name);
+  std::string n = ascii::lower(name);
   for (std::string_view suffix : {"_perf_mpi", "_perf"})
     if (n.size() > suffix.size() && n.ends_with(suffix)) n.resize(n.size() - suffix.size());
   std::erase(n, '_');
@@ -292,7 +287,7 @@ const char* algorithm_name(Algorithm a) {
 }
 
 Algorithm algorithm_from_name(std::string_view name) {
-  std::string n = lower(name);
+  std::string n = ascii::lower(name);
   if (n == "ring") return Algorithm::Ring;
   if (n == "tree") return Algorithm::Tree;
   if (n == "nvls" || n == "nvlstree") return Algorithm::Nvls;
@@ -321,7 +316,7 @@ std::optional<NicCeilingLookup> nic_ceiling(double rate_gbps, LinkLayer link_lay
   if (const NicCeiling* c = find_ceiling(default_nic_ceilings(), rate_gbps, std::nullopt))
     return NicCeilingLookup{c->per_nic_gbytes, builtin_source(rate_gbps)};
   double derived = rate_gbps * kBusbwGbytesPerGbps;
-  std::string basis = rate_text(rate_gbps) + "G: derived " + fixed(derived, 1) +
+  std::string basis = rate_number(rate_gbps) + "G: derived " + fixed(derived, 1) +
                       " GB/s per NIC = 0.12 GB/s per Gb/s of port rate (0.96 of line rate in bytes, as the 100, 200 "
                       "and 400G figures)";
   if (rate_gbps > 400) basis += "; no published NCCL figure above 400G yet — set a site ceiling once measured";
@@ -333,16 +328,17 @@ BandwidthExpectation expect_nccl_busbw(const BandwidthScenario& s, const Bandwid
   e.collective = s.collective;
   e.algorithm = s.algorithm;
   e.pass_ratio = o.pass_ratio;
-  if (s.collective == Collective::Unknown) return unknown(e, "no bandwidth model for this collective");
-  if (s.nodes < 1) return unknown(e, "node count not known");
-  if (s.gpus_per_node < 1) return unknown(e, "GPUs per node not known");
+  if (s.collective == Collective::Unknown) return unknown_expectation(e, "no bandwidth model for this collective");
+  if (s.nodes < 1) return unknown_expectation(e, "node count not known");
+  if (s.gpus_per_node < 1) return unknown_expectation(e, "GPUs per node not known");
   if (const FixedBusbw* f = find_fixed(s, o)) return from_fixed(*f, s, o, e);
   if (s.nodes == 1)
-    return unknown(e, std::string("single node: bandwidth is bound by ") + (s.amd_gpus ? "xGMI" : "NVLink") +
-                          "/PCIe, not the network, so there is no NIC-based expectation (a site figure for "
-                          "single-node runs can be set in the bandwidth file)");
+    return unknown_expectation(e, std::string("single node: bandwidth is bound by ") +
+                                      (s.amd_gpus ? "xGMI" : "NVLink") +
+                                      "/PCIe, not the network, so there is no NIC-based expectation (a site figure for "
+                                      "single-node runs can be set in the bandwidth file)");
   std::vector<Port> ports;
-  if (std::string why = expand_ports(s.nics_per_node, o, ports, e); !why.empty()) return unknown(e, why);
+  if (std::string why = expand_ports(s.nics_per_node, o, ports, e); !why.empty()) return unknown_expectation(e, why);
   e.network_bound = true;
   note_link_layers(s.nics_per_node, e);
   // The fastest ports first: the ones NCCL prefers when it cannot use all.
@@ -352,7 +348,7 @@ BandwidthExpectation expect_nccl_busbw(const BandwidthScenario& s, const Bandwid
   if (s.collective == Collective::AllToAll) {
     double aggregate = 0;
     for (int i = 0; i < driven; ++i) aggregate += ports[i].ceiling_gbytes;
-    return unknown(e, alltoall_reason(s, aggregate));
+    return unknown_expectation(e, alltoall_reason(s, aggregate));
   }
   e.nics_used = driven;
   if (s.collective == Collective::SendRecv) {
@@ -388,7 +384,7 @@ const char* figure_name(const BandwidthExpectation& e) {
   return e.site_figure ? "site figure" : "ring figure";
 }
 
-std::vector<std::string> evidence_of(const BandwidthExpectation& e) {
+std::vector<std::string> expectation_evidence(const BandwidthExpectation& e) {
   std::vector<std::string> ev;
   if (e.known)
     ev.push_back("expected busbw " + fixed(e.expected_busbw_gbytes, 1) + " GB/s (bytes): " + figure_name(e) + " for " +
@@ -407,7 +403,7 @@ constexpr const char* kBusbwFix =
 
 BandwidthJudgement judge_busbw(const BandwidthExpectation& e, double measured) {
   BandwidthJudgement j;
-  j.evidence = evidence_of(e);
+  j.evidence = expectation_evidence(e);
   std::string coll = collective_name(e.collective);
   if (!e.known) {
     j.summary = coll + " busbw cannot be judged: " + e.unknown_reason;
@@ -483,8 +479,8 @@ BandwidthJudgement judge_rdma_pair(const RdmaExpectation& e, double measured) {
   bool both = e.direction == RdmaDirection::Bidirectional;
   std::string what = "ib_write_bw " + fixed(measured, 1) + " Gb/s (bits, " +
                      (both ? "bidirectional, both directions summed" : "unidirectional") + ")";
-  std::string limit = both ? fixed(e.expected_gbits, 0) + " Gb/s (2 x " + rate_text(e.port_rate_gbps) + " Gb/s port)"
-                           : "the " + rate_text(e.port_rate_gbps) + " Gb/s port rate";
+  std::string limit = both ? fixed(e.expected_gbits, 0) + " Gb/s (2 x " + rate_number(e.port_rate_gbps) + " Gb/s port)"
+                           : "the " + rate_number(e.port_rate_gbps) + " Gb/s port rate";
   j.ratio = measured / e.expected_gbits;
   if (measured > e.expected_gbits * kAboveLineRateSlack) {
     j.summary = what + " is above " + limit + ": the port rate or the direction is not what ran";

@@ -12,8 +12,8 @@ namespace {
 
 using scan::trim;
 
-constexpr std::size_t kMaxDepth = 4;       // perftest nests two levels
-constexpr std::size_t kMaxMembers = 4096;  // perftest writes a few dozen
+constexpr std::size_t kMaxLooseJsonDepth = 4;  // perftest nests two levels
+constexpr std::size_t kMaxMembers = 4096;      // perftest writes a few dozen
 constexpr std::size_t kMaxKey = 64;
 
 bool key_char(char c) {
@@ -91,7 +91,7 @@ std::optional<nlohmann::json> read_perftest_loose_json(std::string_view text) {
     unquoted = unquoted || line.front() != '"';
     std::string_view rest = trim(line.substr(colon + 1));
     if (rest == "{") {
-      if (open.size() >= kMaxDepth) return std::nullopt;
+      if (open.size() >= kMaxLooseJsonDepth) return std::nullopt;
       nlohmann::json& child = (*open.back())[*key] = nlohmann::json::object();
       open.push_back(&child);
       continue;

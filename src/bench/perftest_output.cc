@@ -10,17 +10,12 @@
 #include "evidence/log_scan.h"
 #include "host/text_numbers.h"
 #include "host/untrusted_json.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
-using scan::trim;
-
-bool contains(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-
-std::vector<std::string_view> words(std::string_view s) {
+std::vector<std::string_view> blank_separated_words(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
   while (i < s.size()) {
@@ -40,7 +35,7 @@ void header_pairs(std::string_view line, PerftestReport& r) {
   while (pos < line.size()) {
     std::size_t colon = line.find(':', pos);
     if (colon == std::string_view::npos) return;
-    std::string_view key = trim(line.substr(pos, colon - pos));
+    std::string_view key = scan::trim(line.substr(pos, colon - pos));
     std::size_t end = line.find('\t', colon);
     // Pasted through Markdown or a browser, the tabs between the two pairs
     // of a line are often spaces: the next pair's key then starts after the
@@ -55,7 +50,7 @@ void header_pairs(std::string_view line, PerftestReport& r) {
       }
     }
     std::string_view value =
-        trim(line.substr(colon + 1, end == std::string_view::npos ? std::string_view::npos : end - colon - 1));
+        scan::trim(line.substr(colon + 1, end == std::string_view::npos ? std::string_view::npos : end - colon - 1));
     if (key == "Device") r.device = std::string(value);
     if (key == "Link type") r.link_type = std::string(value);
     if (key == "Number of qps") {
@@ -68,7 +63,7 @@ void header_pairs(std::string_view line, PerftestReport& r) {
 }
 
 std::optional<PerftestRow> table_row(std::string_view line) {
-  auto w = words(line);
+  auto w = blank_separated_words(line);
   if (w.size() < 4) return std::nullopt;
   auto bytes = whole_number<unsigned long long>(w[0]), iters = whole_number<unsigned long long>(w[1]);
   auto peak = whole_number<double>(w[2]), avg = whole_number<double>(w[3]);
@@ -105,7 +100,8 @@ bool error_line(std::string_view l) {
   for (std::string_view marker : {"Couldn't", "Couldnt", "Unable to", "ERROR", "Error", "Failed", "failed to",
                                   "Parser function exited with Error", "CUDA DMA-BUF cannot"})
     if (l.rfind(marker, 0) == 0) return true;
-  return contains(l, "No IB devices found") || (contains(l, "IB device") && contains(l, "not found"));
+  return ascii::contains(l, "No IB devices found") ||
+         (ascii::contains(l, "IB device") && ascii::contains(l, "not found"));
 }
 
 }  // namespace
@@ -140,29 +136,30 @@ PerftestReport parse_perftest_text(std::string_view text) {
   while (start <= text.size()) {
     std::size_t nl = text.find('\n', start);
     std::string_view raw = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-    std::string_view l = trim(raw);
-    if (contains(l, "BW Test")) {
+    std::string_view l = scan::trim(raw);
+    if (ascii::contains(l, "BW Test")) {
       r.test = std::string(l);
-      r.bidirectional = contains(l, "Bidirectional");
-    } else if (contains(l, "BW average[")) {
+      r.bidirectional = ascii::contains(l, "Bidirectional");
+    } else if (ascii::contains(l, "BW average[")) {
       r.has_header = true;
-      r.unit = contains(l, "[Gb/sec]")   ? PerftestUnit::Gbits
-               : contains(l, "[MB/sec]") ? PerftestUnit::MBytes
-                                         : PerftestUnit::Unknown;
-    } else if (contains(l, "GPU buffer") || contains(l, "cuMemAlloc")) {
+      r.unit = ascii::contains(l, "[Gb/sec]")   ? PerftestUnit::Gbits
+               : ascii::contains(l, "[MB/sec]") ? PerftestUnit::MBytes
+                                                : PerftestUnit::Unknown;
+    } else if (ascii::contains(l, "GPU buffer") || ascii::contains(l, "cuMemAlloc")) {
       r.gpu_buffer = true;
-      if (contains(l, "dmabuf") || contains(l, "DMA-BUF") || contains(l, "DMABUF")) r.dmabuf = true;
-    } else if (contains(l, "device name = [")) {
+      if (ascii::contains(l, "dmabuf") || ascii::contains(l, "DMA-BUF") || ascii::contains(l, "DMABUF"))
+        r.dmabuf = true;
+    } else if (ascii::contains(l, "device name = [")) {
       auto open = l.find("device name = [") + 15, close = l.find(']', open);
       if (close != std::string_view::npos) r.gpu_name = std::string(l.substr(open, close - open));
     } else if (r.has_header && !l.empty() && l[0] >= '0' && l[0] <= '9') {
       if (auto row = table_row(l)) r.rows.push_back(*row);
-    } else if (contains(l, " : ")) {
+    } else if (ascii::contains(l, " : ")) {
       header_pairs(raw, r);
     } else if (error_line(l)) {
       r.errors.emplace_back(l);
     }
-    if (contains(l, "dmabuf") || contains(l, "DMA-BUF")) r.dmabuf = r.dmabuf || r.gpu_buffer;
+    if (ascii::contains(l, "dmabuf") || ascii::contains(l, "DMA-BUF")) r.dmabuf = r.dmabuf || r.gpu_buffer;
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
@@ -173,7 +170,7 @@ namespace {
 
 // Standard JSON (perftest 24.01+), or the unquoted form older releases
 // wrote (perftest_loose_json.h).
-nlohmann::json perftest_json(std::string_view text) {
+nlohmann::json strict_or_loose_json(std::string_view text) {
   try {
     return parse_untrusted_json(text, "perftest output", "perftest report");
   } catch (const InputError& e) {
@@ -195,7 +192,7 @@ void read_memory(const nlohmann::json& info, PerftestReport& r) {
 }  // namespace
 
 PerftestReport parse_perftest_json(std::string_view text, PerftestUnit unit) {
-  nlohmann::json j = perftest_json(text);
+  nlohmann::json j = strict_or_loose_json(text);
   if (!j.is_object()) throw std::invalid_argument("not a JSON object");
   if (!j.contains("results") || !j["results"].is_object()) throw std::invalid_argument("no \"results\" object");
   const auto& res = j["results"];

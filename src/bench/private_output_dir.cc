@@ -13,7 +13,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string errno_text() {
+std::string last_errno_text() {
   return std::strerror(errno);
 }
 
@@ -26,13 +26,14 @@ std::string make_private_output_dir(const std::string& base, const std::string& 
   buffer.push_back('\0');
   // mkdtemp creates the directory itself (mode 0700) and fails rather than
   // reuse anything that exists, link or not.
-  if (!::mkdtemp(buffer.data())) throw InputError(dir, "cannot create a private output directory: " + errno_text());
+  if (!::mkdtemp(buffer.data()))
+    throw InputError(dir, "cannot create a private output directory: " + last_errno_text());
   return buffer.data();
 }
 
 std::string reserve_output_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return path + ": cannot be created: " + errno_text();
+  if (fd < 0) return path + ": cannot be created: " + last_errno_text();
   ::close(fd);
   return "";
 }
@@ -41,12 +42,13 @@ int open_own_output(const std::string& path, std::string& problem) {
   // O_NONBLOCK: a FIFO put in place of the file must not block the open.
   int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    problem = path + ": cannot be opened: " + (errno == ELOOP ? std::string("it is a symbolic link") : errno_text());
+    problem =
+        path + ": cannot be opened: " + (errno == ELOOP ? std::string("it is a symbolic link") : last_errno_text());
     return -1;
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0)
-    problem = path + ": " + errno_text();
+    problem = path + ": " + last_errno_text();
   else if (!S_ISREG(st.st_mode))
     problem = path + ": not a regular file";
   else if (st.st_uid != ::geteuid())
@@ -67,7 +69,7 @@ OwnOutput read_own_output(const std::string& path, std::size_t cap) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      out.problem = path + ": read failed: " + errno_text();
+      out.problem = path + ": read failed: " + last_errno_text();
       break;
     }
     if (n == 0) break;

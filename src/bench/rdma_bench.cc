@@ -42,7 +42,7 @@ std::vector<std::string> common_args(const GpuNicPair& pair, RdmaMemory memory, 
 // perftest's --out_json file is a few hundred bytes.
 constexpr std::size_t kPerftestJsonCap = 1u << 20;
 
-std::string process_problem(const ProcessResult& p, const char* side) {
+std::string side_problem(const ProcessResult& p, const char* side) {
   std::string who = side;
   switch (p.end) {
     case ProcessResult::End::NotStarted:
@@ -94,8 +94,8 @@ void measure_once(RdmaMeasurement& m, const PerftestCommands& cmds, const RdmaRu
   m.errors.insert(m.errors.end(), server_text.errors.begin(), server_text.errors.end());
   m.gpu_buffer_confirmed = m.gpu_buffer_confirmed || text.gpu_buffer;
 
-  std::string problem = process_problem(client, "client");
-  if (problem.empty()) problem = process_problem(server_result, "server");
+  std::string problem = side_problem(client, "client");
+  if (problem.empty()) problem = side_problem(server_result, "server");
   std::optional<double> gbits;
   OwnOutput json_file = read_own_output(cmds.json_file, kPerftestJsonCap);
   if (!json_file.problem.empty()) m.errors.push_back(json_file.problem);

@@ -36,7 +36,7 @@ bool grace_platform(const Topology& t) {
   return false;
 }
 
-std::string hex4(uint16_t v) {
+std::string prefixed_hex4(uint16_t v) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%04x", v);
   return buf;
@@ -57,7 +57,7 @@ Finding judge_bridge(const PciFunctionState* f, const std::string& bdf, const st
                    cs.access == ConfigAccess::HeaderOnly ? "run as root to check ACS"
                                                          : "enable MMCONFIG/ECAM (extended config access)");
   if (!cs.acs) return ok("acs", bdf, "no ACS capability on this bridge (" + pairs + ")", ev);
-  std::string cap = hex4(cs.acs->capability), ctl = hex4(cs.acs->control);
+  std::string cap = prefixed_hex4(cs.acs->capability), ctl = prefixed_hex4(cs.acs->control);
   ev.push_back("ACSCap " + cap + ": " + acs_flags_string(cs.acs->capability));
   ev.push_back("ACSCtl " + ctl + ": " + acs_flags_string(cs.acs->control));
   if (grace)

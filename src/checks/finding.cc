@@ -1,23 +1,8 @@
 #include "checks/finding.h"
 
+#include "checks/severity.h"
+
 namespace gdrcheck {
-namespace {
-
-int severity(Status s) {
-  switch (s) {
-    case Status::Ok:
-      return 0;
-    case Status::Unknown:
-      return 1;
-    case Status::Warning:
-      return 2;
-    case Status::Critical:
-      return 3;
-  }
-  return 1;
-}
-
-}  // namespace
 
 const char* status_name(Status s) {
   switch (s) {

@@ -13,6 +13,7 @@
 #include "checks/gds_checks.h"
 #include "host/capture_extent.h"
 #include "host/text_format.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
@@ -20,18 +21,6 @@ namespace {
 const char* const kCheck = "gds.gdscheck";
 const char* const kRerun =
     "run gdscheck -p again on this node and gdrcheck gds at the same time: what both say then is what holds";
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
 
 // A gdscheck line as printed, for evidence: file: "key : value".
 std::string quoted(const std::string& file, const std::string& key, const std::string& value) {
@@ -42,7 +31,7 @@ std::string quoted(const std::string& file, const std::string& key, const std::s
 // major.minor, so that is all that can be compared.
 std::optional<std::pair<long, long>> major_minor(std::string_view v) {
   if (auto colon = v.find(':'); colon != std::string_view::npos) v.remove_prefix(colon + 1);
-  std::string t = trim(v);
+  std::string t(ascii::trim(v));
   long major = 0, minor = 0;
   const char* end = t.data() + t.size();
   auto a = std::from_chars(t.data(), end, major);
@@ -142,7 +131,7 @@ std::optional<std::pair<std::string, std::string>> printed_property(const Gdsche
                                                                     std::initializer_list<const char*> keys) {
   for (const char* key : keys)
     for (const auto& [k, v] : p.cufile_config)
-      if (lower(k) == key) return std::pair{k, v};
+      if (ascii::lower(k) == key) return std::pair{k, v};
   return std::nullopt;
 }
 
@@ -255,7 +244,7 @@ constexpr NvfsTransport kTransports[] = {
 };
 
 const NvfsTransport* nvfs_transport(const std::string& row) {
-  std::string l = lower(row);
+  std::string l = ascii::lower(row);
   for (const auto& t : kTransports)
     if (l == t.row) return &t;
   return nullptr;
@@ -270,14 +259,14 @@ struct RowRoute {
 };
 
 RowRoute row_route(const std::string& value) {
-  std::string v = lower(trim(value));
+  std::string v = ascii::lower(ascii::trim(value));
   if (v == "supported") return {true, false};
   if (v == "unsupported") return {false, false};
   RowRoute r{false, true};
   std::size_t i = 0;
   while (i <= v.size()) {
     std::size_t j = std::min(v.find(',', i), v.size());
-    if (trim(std::string_view(v).substr(i, j - i)) == "nvfs") r.nvfs = true;
+    if (ascii::trim(std::string_view(v).substr(i, j - i)) == "nvfs") r.nvfs = true;
     i = j + 1;
   }
   return r;
@@ -285,7 +274,7 @@ RowRoute row_route(const std::string& value) {
 
 // The storage drivers registered with nvidia-fs as the files show them;
 // nullopt (with the reason in `why`) when the files cannot tell.
-std::optional<std::vector<NvidiaFsBackend>> registered(const GdsState& g, std::string& why) {
+std::optional<std::vector<NvidiaFsBackend>> registered_backends(const GdsState& g, std::string& why) {
   for (const char* path : {"/sys/module/nvidia_fs", "/proc/driver/nvidia-fs/modules"})
     if (auto area = uncaptured_area(g.uncaptured, path)) {
       why = not_captured_evidence(*area);
@@ -311,7 +300,7 @@ void compare_transports(const GdsState& g, const GdscheckReport& p, const std::s
     return;
   }
   std::string why;
-  auto drivers = registered(g, why);
+  auto drivers = registered_backends(g, why);
   if (!drivers) {
     c.not_compared.push_back("transports: " + why);
     return;
@@ -378,7 +367,7 @@ bool hex(char ch) {
 // "0000:02:00.0"); the trimmed line itself when it holds none.
 std::vector<std::string> addresses_in(const std::string& line) {
   std::vector<std::string> out;
-  const std::string l = lower(line);
+  const std::string l = ascii::lower(line);
   for (std::size_t i = 0; i + 7 <= l.size(); ++i) {
     if (i > 0 && (hex(l[i - 1]) || l[i - 1] == ':')) continue;
     auto bus_dev_fn = [&](std::size_t at) {
@@ -394,7 +383,7 @@ std::vector<std::string> addresses_in(const std::string& line) {
       i += 6;
     }
   }
-  if (out.empty() && !trim(l).empty()) out.push_back(trim(l));
+  if (out.empty() && !ascii::trim(l).empty()) out.emplace_back(ascii::trim(l));
   return out;
 }
 
@@ -407,7 +396,7 @@ std::vector<std::string> address_set(const std::vector<std::string>& lines) {
   return out;
 }
 
-std::string listed(const std::vector<std::string>& items) {
+std::string printable_list(const std::vector<std::string>& items) {
   if (items.empty()) return "none";
   std::vector<std::string> p;
   for (const auto& i : items) p.push_back(printable(i));
@@ -434,13 +423,13 @@ void compare_acs(const GdsState& g, const GdscheckReport& p, const std::string& 
   for (const auto& l : p.acs) gd_lines.push_back("\"" + printable(l) + "\"");
   const std::string gd_ev =
       printable(file) + ": " + (p.acs.empty() ? "no ACS line in a complete PLATFORM INFO" : join(gd_lines));
-  const std::string fs_ev = "/proc/driver/nvidia-fs/bridges: " + listed(fs);
+  const std::string fs_ev = "/proc/driver/nvidia-fs/bridges: " + printable_list(fs);
   if (gd == fs) {
-    c.agreed.push_back("bridges with ACS enabled: " + listed(gd) + " (" + gd_ev + "; " + fs_ev + ")");
+    c.agreed.push_back("bridges with ACS enabled: " + printable_list(gd) + " (" + gd_ev + "; " + fs_ev + ")");
     return;
   }
   c.differ("acs",
-           "gdscheck saw ACS enabled on " + listed(gd) + ", nvidia-fs lists " + listed(fs) +
+           "gdscheck saw ACS enabled on " + printable_list(gd) + ", nvidia-fs lists " + printable_list(fs) +
                ": ACS was changed (BIOS, setpci at boot, a reboot) after gdscheck ran, or gdscheck ran on another "
                "machine; older gdscheck releases may print no ACS line at all",
            {gd_ev, fs_ev}, kRerun + std::string("; gds.driver and gds.acs judge the bridges the files show"));

@@ -12,7 +12,8 @@
 namespace gdrcheck {
 namespace {
 
-const char* const kFix = "configure an o2ib network on a NIC of the GPUs' socket (options lnet networks=o2ib0(ib0))";
+const char* const kLnetFix =
+    "configure an o2ib network on a NIC of the GPUs' socket (options lnet networks=o2ib0(ib0))";
 
 bool lustre_mounted(const GdsState& g) {
   if (!g.mounts) return false;
@@ -32,10 +33,11 @@ Finding from_nid(const NodeEvidence& e, const GdsState& g, const LnetNid& nid, G
                                         : ": no RoCE GID holds it and this root records no interface addresses";
     return problem(
         "gds.lnet", name, g.addresses ? Status::Warning : Status::Unknown, "LNet's NI " + name + why, ev,
-        g.addresses ? std::string(kFix) : "run gdrcheck gds on the node, or capture it with gdrcheck snapshot");
+        g.addresses ? std::string(kLnetFix) : "run gdrcheck gds on the node, or capture it with gdrcheck snapshot");
   }
   ev.push_back(n.how);
-  return judge_storage_nic(e, "gds.lnet", name, "LNet's NI " + name + " is on ", *n.device, n.port, ev, kFix, paths);
+  return judge_storage_nic(e, "gds.lnet", name, "LNet's NI " + name + " is on ", *n.device, n.port, ev, kLnetFix,
+                           paths);
 }
 
 Finding from_interface(const NodeEvidence& e, const GdsState& g, const InterfaceAddress& iface, GdsPaths& paths) {
@@ -44,10 +46,10 @@ Finding from_interface(const NodeEvidence& e, const GdsState& g, const Interface
   StorageNic n = find_nic_by_interface(e, iface);
   if (!n.device)
     return problem("gds.lnet", name, Status::Warning, "LNet's o2ib interface " + name + " has no RDMA device", ev,
-                   kFix);
+                   kLnetFix);
   ev.push_back(n.how);
   return judge_storage_nic(e, "gds.lnet", name, "LNet's o2ib interface " + name + " is on ", *n.device, n.port, ev,
-                           kFix, paths);
+                           kLnetFix, paths);
 }
 
 }  // namespace
@@ -69,7 +71,7 @@ std::vector<Finding> check_gds_lnet(const NodeEvidence& e, const GdsState& g, Gd
                             other.empty() ? "LNet lists no network interface"
                                           : "LNet runs over TCP only (" + join(other, ", ") +
                                                 "): Lustre reads use no RDMA NIC, so GDS cannot go direct on Lustre",
-                            {l.nids_file + ": " + std::to_string(l.nids->size()) + " NIs"}, kFix));
+                            {l.nids_file + ": " + std::to_string(l.nids->size()) + " NIs"}, kLnetFix));
     return out;
   }
   for (const auto& iface : l.o2ib_interfaces) out.push_back(from_interface(e, g, iface, paths));

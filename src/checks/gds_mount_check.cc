@@ -24,7 +24,7 @@ struct Route {
   std::vector<std::string> evidence;
 };
 
-Route compat(std::string what, std::string why) {
+Route compat_route(std::string what, std::string why) {
   Route r;
   r.kind = Route::Kind::Compat;
   r.what = std::move(what);
@@ -32,7 +32,7 @@ Route compat(std::string what, std::string why) {
   return r;
 }
 
-Route direct(std::string what, std::string backend, std::string p2pdma) {
+Route direct_route(std::string what, std::string backend, std::string p2pdma) {
   Route r;
   r.kind = Route::Kind::Direct;
   r.what = std::move(what);
@@ -41,13 +41,13 @@ Route direct(std::string what, std::string backend, std::string p2pdma) {
   return r;
 }
 
-Route unknown(std::string what, std::string why) {
-  Route r = compat(std::move(what), std::move(why));
+Route unknown_route(std::string what, std::string why) {
+  Route r = compat_route(std::move(what), std::move(why));
   r.kind = Route::Kind::Unknown;
   return r;
 }
 
-std::string describe(const BlockDevice& d) {
+std::string describe_device(const BlockDevice& d) {
   std::string s = printable(d.name) + " (" + block_kind_name(d.kind);
   if (d.kind == BlockDevice::Kind::NvmeNamespace && !d.transport.empty()) {
     s += " over " + printable(d.transport == "pcie" ? std::string("PCIe") : d.transport);
@@ -66,47 +66,49 @@ void add_evidence(const BlockDevice& d, std::vector<std::string>& ev) {
 
 // The block stack under a local file system (xfs, ext4).
 Route block_route(const BlockDevice& d) {
-  const std::string what = describe(d);
+  const std::string what = describe_device(d);
   switch (d.kind) {
     case BlockDevice::Kind::Partition:
-      if (d.below.empty()) return unknown(what, printable(d.problem));
+      if (d.below.empty()) return unknown_route(what, printable(d.problem));
       return block_route(d.below.front());
     case BlockDevice::Kind::NvmeNamespace:
-      if (d.transport == "pcie") return direct(what, "nvme", "block.nvme");
-      if (d.transport == "rdma") return direct(what, "nvme_rdma", "block.nvmeof");
-      if (d.transport.empty()) return unknown(what, "the NVMe transport could not be read: " + printable(d.problem));
-      return compat(what,
-                    "NVMe over " + printable(d.transport) + ": GDS goes direct on NVMe over PCIe and over RDMA only");
+      if (d.transport == "pcie") return direct_route(what, "nvme", "block.nvme");
+      if (d.transport == "rdma") return direct_route(what, "nvme_rdma", "block.nvmeof");
+      if (d.transport.empty())
+        return unknown_route(what, "the NVMe transport could not be read: " + printable(d.problem));
+      return compat_route(
+          what, "NVMe over " + printable(d.transport) + ": GDS goes direct on NVMe over PCIe and over RDMA only");
     case BlockDevice::Kind::Md: {
-      if (d.level.empty()) return unknown(what, "the md RAID level could not be read");
-      if (d.level != "raid0") return compat(what, "md " + printable(d.level) + ": GDS goes direct on md RAID0 only");
+      if (d.level.empty()) return unknown_route(what, "the md RAID level could not be read");
+      if (d.level != "raid0")
+        return compat_route(what, "md " + printable(d.level) + ": GDS goes direct on md RAID0 only");
       for (const auto& m : d.below) {
         Route r = block_route(m);
         if (r.kind != Route::Kind::Direct) {
           r.what = what + " of " + r.what;
           return r;
         }
-        if (r.nvfs_backend != "nvme") return compat(what, "md RAID0 member " + r.what + " is not local NVMe");
+        if (r.nvfs_backend != "nvme") return compat_route(what, "md RAID0 member " + r.what + " is not local NVMe");
       }
-      if (d.below.empty()) return unknown(what, printable(d.problem));
-      return direct(what, "nvme", "block.raid");
+      if (d.below.empty()) return unknown_route(what, printable(d.problem));
+      return direct_route(what, "nvme", "block.raid");
     }
     case BlockDevice::Kind::DeviceMapper: {
       std::string kind = d.dm_kind == "LVM"     ? "an LVM logical volume"
                          : d.dm_kind == "CRYPT" ? "dm-crypt"
                          : d.dm_kind == "mpath" ? "dm-multipath"
                                                 : "a device-mapper device";
-      return compat(what, kind + ": the direct path does not go through device-mapper");
+      return compat_route(what, kind + ": the direct path does not go through device-mapper");
     }
     case BlockDevice::Kind::Loop:
-      return compat(what, "a loop device (file " + printable(d.backing_file) + "): no direct path");
+      return compat_route(what, "a loop device (file " + printable(d.backing_file) + "): no direct path");
     case BlockDevice::Kind::Scsi:
     case BlockDevice::Kind::Virtio:
     case BlockDevice::Kind::Other:
-      if (!d.problem.empty()) return unknown(what, printable(d.problem));
-      return compat(what, "not an NVMe device");
+      if (!d.problem.empty()) return unknown_route(what, printable(d.problem));
+      return compat_route(what, "not an NVMe device");
   }
-  return unknown(what, "");
+  return unknown_route(what, "");
 }
 
 // What GDS can do on one mount, from its type, options and block stack.
@@ -116,7 +118,7 @@ Route mount_route(const Mount& m, const GdsState& g) {
   if (fs == "xfs" || fs == "ext4") {
     auto it = g.block_stacks.find(m.device);
     if (it == g.block_stacks.end())
-      return unknown(on, printable(m.device) + " is not a block device this root shows under /sys/class/block");
+      return unknown_route(on, printable(m.device) + " is not a block device this root shows under /sys/class/block");
     Route r = block_route(it->second);
     r.what = printable(fs) + " on " + r.what;
     add_evidence(it->second, r.evidence);
@@ -129,29 +131,29 @@ Route mount_route(const Mount& m, const GdsState& g) {
     }
     return r;
   }
-  if (fs == "lustre") return direct(on + " (Lustre over LNet)", "lnet", "");
+  if (fs == "lustre") return direct_route(on + " (Lustre over LNet)", "lnet", "");
   if (fs == "nfs" || fs == "nfs4") {
     auto proto = m.option("proto");
-    if (proto == "rdma") return direct(on + " (NFS over RDMA)", "rpcrdma", "");
-    return compat(
+    if (proto == "rdma") return direct_route(on + " (NFS over RDMA)", "rpcrdma", "");
+    return compat_route(
         on, "NFS over " + printable(proto.value_or("tcp")) + ": GDS goes direct on NFS over RDMA only (proto=rdma)");
   }
-  if (fs == "beegfs" || fs == "fhgfs") return direct(on + " (BeeGFS)", "beegfs", "");
+  if (fs == "beegfs" || fs == "fhgfs") return direct_route(on + " (BeeGFS)", "beegfs", "");
   if (fs == "wekafs" || fs == "gpfs") {
-    Route r =
-        direct(on + (fs == "gpfs" ? " (IBM Storage Scale, user-space RDMA)" : " (WekaFS, user-space RDMA)"), "", "");
+    Route r = direct_route(on + (fs == "gpfs" ? " (IBM Storage Scale, user-space RDMA)" : " (WekaFS, user-space RDMA)"),
+                           "", "");
     r.user_rdma = true;
     return r;
   }
-  if (fs == "virtiofs") return direct(on + " (virtiofs)", "", "fs.virtiofs");
-  return compat(on, printable(fs) + " has no GDS route: cuFile reads and writes it through host memory");
+  if (fs == "virtiofs") return direct_route(on + " (virtiofs)", "", "fs.virtiofs");
+  return compat_route(on, printable(fs) + " has no GDS route: cuFile reads and writes it through host memory");
 }
 
-bool listed(const std::vector<std::string>& list, const std::string& x) {
+bool is_listed(const std::vector<std::string>& list, const std::string& x) {
   return std::find(list.begin(), list.end(), x) != list.end();
 }
 
-bool registered(const GdsState& g, const std::string& backend) {
+bool backend_registered(const GdsState& g, const std::string& backend) {
   if (!g.nvidia_fs_loaded || !g.backends) return false;
   return std::any_of(g.backends->begin(), g.backends->end(),
                      [&](const NvidiaFsBackend& b) { return b.name == backend; });
@@ -161,7 +163,7 @@ bool registered(const GdsState& g, const std::string& backend) {
 // else what is missing. `unknown` when the evidence cannot say.
 std::string missing_route(const Route& r, const GdsState& g, const std::optional<CufileConfig>& c, bool& unknown,
                           std::vector<std::string>& ev) {
-  if (c && c->use_pci_p2pdma == true && !r.p2pdma_key.empty() && listed(c->p2pdma_routes, r.p2pdma_key)) {
+  if (c && c->use_pci_p2pdma == true && !r.p2pdma_key.empty() && is_listed(c->p2pdma_routes, r.p2pdma_key)) {
     ev.push_back(c->file + ": use_pci_p2pdma and " + r.p2pdma_key + ".use_pci_p2pdma are true");
     return "";
   }
@@ -179,7 +181,7 @@ std::string missing_route(const Route& r, const GdsState& g, const std::optional
     unknown = true;
     return "which storage drivers registered with nvidia-fs is unknown (" + printable(g.backends_problem) + ")";
   }
-  if (registered(g, r.nvfs_backend)) {
+  if (backend_registered(g, r.nvfs_backend)) {
     ev.push_back("/proc/driver/nvidia-fs/modules: " + r.nvfs_backend + " registered");
     return "";
   }
@@ -187,18 +189,18 @@ std::string missing_route(const Route& r, const GdsState& g, const std::optional
                             : "nvidia-fs is not loaded (its " + r.nvfs_backend + " route is needed here)";
 }
 
-std::string denied(const Mount& m, const std::optional<CufileConfig>& c) {
+std::string denylist_reason(const Mount& m, const std::optional<CufileConfig>& c) {
   if (!c) return "";
   auto in = [&](const char* list, const std::string& x) {
     auto it = c->denylist.find(list);
-    return it != c->denylist.end() && listed(it->second, x);
+    return it != c->denylist.end() && is_listed(it->second, x);
   };
   if (in("mounts", m.mountpoint)) return c->file + ": denylist.mounts lists " + printable(m.mountpoint);
   if (in("filesystems", m.fstype)) return c->file + ": denylist.filesystems lists " + printable(m.fstype);
   return "";
 }
 
-Finding judge(const Mount& m, const GdsState& g, const std::optional<CufileConfig>& c, bool named) {
+Finding judge_mount(const Mount& m, const GdsState& g, const std::optional<CufileConfig>& c, bool named) {
   Route r = mount_route(m, g);
   const std::string subject = printable(m.mountpoint);
   std::vector<std::string> ev{"/proc/mounts line " + std::to_string(m.line) + ": " + printable(m.device) + " " +
@@ -210,7 +212,7 @@ Finding judge(const Mount& m, const GdsState& g, const std::optional<CufileConfi
                    "capture /sys/class/block, /sys/block and /sys/class/nvme with the root (gdrcheck snapshot)");
   bool compat_off = c && c->allow_compat_mode == false;
   if (r.kind == Route::Kind::Direct) {
-    if (std::string d = denied(m, c); !d.empty()) {
+    if (std::string d = denylist_reason(m, c); !d.empty()) {
       r.kind = Route::Kind::Compat;
       r.why_not = "cuFile is told not to use GDS here (" + d + ")";
     }
@@ -289,7 +291,7 @@ std::vector<Finding> check_gds_mounts(const GdsState& g, const std::optional<Cuf
                       "no mount in /proc/mounts holds " + printable(g.path),
                       {"/proc/mounts: " + std::to_string(g.mounts->mounts.size()) + " mounts"},
                       "check the path, or capture /proc/mounts again")};
-    Finding f = judge(*m, g, config, true);
+    Finding f = judge_mount(*m, g, config, true);
     f.summary = printable(g.path) + ": " + f.summary;
     return {f};
   }
@@ -301,7 +303,7 @@ std::vector<Finding> check_gds_mounts(const GdsState& g, const std::optional<Cuf
       others.push_back(printable(m.mountpoint) + " (" + printable(m.fstype) + ")");
       continue;
     }
-    out.push_back(judge(m, g, config, false));
+    out.push_back(judge_mount(m, g, config, false));
   }
   if (!others.empty())
     out.push_back(ok("gds.mount", "other mounts",

@@ -17,7 +17,7 @@ constexpr const char* kRegistryFix =
     "add options nvidia NVreg_RegistryDwords=\"RMForceStaticBar1=1;RmForceDisableIomapWC=1\" to "
     "/etc/modprobe.d/nvidia.conf, rebuild the initramfs and reboot";
 
-Finding kernel(const P2pdmaState& s) {
+Finding p2pdma_kernel(const P2pdmaState& s) {
   if (!s.kernel)
     return problem("gds.p2pdma", "kernel", Status::Unknown, "whether the kernel has PCI-P2PDMA is unknown",
                    {printable(s.kernel_evidence)}, "read /proc/kallsyms on the node (or capture the kernel's config)");
@@ -93,7 +93,7 @@ std::vector<Finding> gpus(const Topology& t) {
 std::vector<Finding> check_gds_p2pdma(const NodeEvidence& e, const GdsState& g,
                                       const std::optional<CufileConfig>& config) {
   if (!config || config->use_pci_p2pdma != true) return {};
-  std::vector<Finding> out{kernel(g.p2pdma), driver(e.host)};
+  std::vector<Finding> out{p2pdma_kernel(g.p2pdma), driver(e.host)};
   auto keys = x86_keys(g.p2pdma);
   out.insert(out.end(), keys.begin(), keys.end());
   auto old = gpus(e.topology);

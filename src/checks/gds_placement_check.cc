@@ -15,7 +15,7 @@
 namespace gdrcheck {
 namespace {
 
-const Endpoint* endpoint_at(const Topology& t, const PciAddress& a) {
+const Endpoint* nvme_endpoint_at(const Topology& t, const PciAddress& a) {
   for (const auto& e : t.endpoints)
     if (e.role == DeviceRole::Nvme && e.address && *e.address == a) return &e;
   return nullptr;
@@ -28,7 +28,7 @@ std::string drive_words(const NvmeController& c) {
 }
 
 Finding place(const Topology& t, const NvmeController& c, GdsPaths& paths) {
-  const Endpoint* d = endpoint_at(t, *c.pci);
+  const Endpoint* d = nvme_endpoint_at(t, *c.pci);
   if (!d)
     return problem("gds.placement", printable(c.name), Status::Unknown,
                    drive_words(c) + " is not in the PCI tree read from this root", c.evidence,

@@ -13,8 +13,8 @@
 namespace gdrcheck {
 namespace {
 
-Finding judge(const NodeEvidence& e, const GdsState& g, const std::string& raw, const std::string& file,
-              GdsPaths& paths) {
+Finding judge_storage_address(const NodeEvidence& e, const GdsState& g, const std::string& raw, const std::string& file,
+                              GdsPaths& paths) {
   const std::string ip = printable(raw);
   std::vector<std::string> ev{file + ": properties.rdma_dev_addr_list has " + ip};
   std::string not_rdma;
@@ -65,7 +65,7 @@ std::vector<Finding> check_gds_rdma(const NodeEvidence& e, const GdsState& g, co
                                     GdsPaths& paths) {
   if (!config || config->rdma_dev_addr_list.empty()) return {};
   std::vector<Finding> out;
-  for (const auto& ip : config->rdma_dev_addr_list) out.push_back(judge(e, g, ip, config->file, paths));
+  for (const auto& ip : config->rdma_dev_addr_list) out.push_back(judge_storage_address(e, g, ip, config->file, paths));
   return out;
 }
 

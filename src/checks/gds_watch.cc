@@ -73,7 +73,7 @@ constexpr std::array kErrors = {
     Counter{"Error", "dma-ref"},
 };
 
-std::optional<std::uint64_t> number(const NvfsStats& s, std::string_view group, std::string_view key) {
+std::optional<std::uint64_t> counter_value(const NvfsStats& s, std::string_view group, std::string_view key) {
   const NvfsValue* v = s.value(group, key);
   return v ? *v : std::nullopt;
 }
@@ -82,7 +82,7 @@ std::optional<std::uint64_t> number(const NvfsStats& s, std::string_view group, 
 std::optional<std::uint64_t> rise(const NvfsStats& b, const NvfsStats& a, std::string_view group,
                                   std::initializer_list<std::string_view> keys) {
   for (std::string_view k : keys) {
-    auto x = number(b, group, k), y = number(a, group, k);
+    auto x = counter_value(b, group, k), y = counter_value(a, group, k);
     if (x && y && *y >= *x) return *y - *x;
     if (b.value(group, k) || a.value(group, k)) return std::nullopt;
   }
@@ -110,7 +110,7 @@ std::string group_change(const NvfsStats& b, const NvfsStats& a, const std::stri
   std::vector<std::string> parts;
   for (const auto& [key, value] : g->values) {
     if (key.find('(') != std::string::npos) continue;  // bandwidth and latency: not counts
-    auto before = number(b, group, key);
+    auto before = counter_value(b, group, key);
     parts.push_back(printable(key) + " " + (before ? n(*before) : "?") + " -> " + (value ? n(*value) : "?"));
   }
   return group + ": " + join(parts, ", ");
@@ -228,12 +228,12 @@ GdsWatchCounts compare_nvfs_stats(const NvfsStats& b, const NvfsStats& a) {
   c.mmaps = rise(b, a, "Mmap", {"n"});
   c.bar1_maps = rise(b, a, "Bar1-map", {"n"});
   for (const Counter& x : kCumulative) {
-    auto before = number(b, x.group, x.key), after = number(a, x.group, x.key);
+    auto before = counter_value(b, x.group, x.key), after = counter_value(a, x.group, x.key);
     if (before && after && *after < *before)
       c.went_down.push_back(counter_name(x) + " " + n(*before) + " -> " + n(*after));
   }
   for (const Counter& x : kErrors) {
-    auto before = number(b, x.group, x.key), after = number(a, x.group, x.key);
+    auto before = counter_value(b, x.group, x.key), after = counter_value(a, x.group, x.key);
     if (before && after && *after > *before) c.errors_rose.push_back({counter_name(x), *after - *before});
   }
   return c;

@@ -22,7 +22,7 @@ bool has(const std::vector<std::string>& toks, const std::string& t) {
   return std::find(toks.begin(), toks.end(), t) != toks.end();
 }
 
-std::string fix_for(const HostState& h) {
+std::string iommu_fix_for(const HostState& h) {
   auto toks = tokens(h.cmdline.value.value_or(""));
   bool amd = false;
   for (const auto& u : h.iommu_units) amd |= u.rfind("ivhd", 0) == 0;
@@ -49,7 +49,8 @@ Finding from_cmdline(const NodeEvidence& e, const std::string& subject) {
   if (has(toks, "iommu=pt") || has(toks, "iommu.passthrough=1"))
     return ok("iommu", subject, "IOMMU in passthrough mode (iommu=pt)", ev);
   if (has(toks, "intel_iommu=on") || has(toks, "amd_iommu=on") || !h.iommu_units.empty())
-    return problem("iommu", subject, Status::Critical, "IOMMU translating DMA (on without iommu=pt)", ev, fix_for(h));
+    return problem("iommu", subject, Status::Critical, "IOMMU translating DMA (on without iommu=pt)", ev,
+                   iommu_fix_for(h));
   // A kernel built with the IOMMU on by default needs no parameter: only the
   // units tell, and a root without /sys/class/iommu does not show them.
   if (auto area = h.not_captured("/sys/class/iommu")) {
@@ -73,11 +74,11 @@ Finding one_device(const NodeEvidence& e, const Endpoint& d, const PciFunctionSt
     return problem(
         "iommu", subject, Status::Critical,
         "IOMMU translates this device's DMA (group type " + type + "): GPUDirect traffic is remapped or blocked", ev,
-        fix_for(e.host));
+        iommu_fix_for(e.host));
   if (type == "unmanaged")
     return problem("iommu", subject, Status::Warning, "assigned to userspace/VFIO (group type unmanaged)", ev,
                    "check GPUDirect inside the VM this device is passed to");
-  return problem("iommu", subject, Status::Critical, "IOMMU group type " + type, ev, fix_for(e.host));
+  return problem("iommu", subject, Status::Critical, "IOMMU group type " + type, ev, iommu_fix_for(e.host));
 }
 
 }  // namespace

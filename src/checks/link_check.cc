@@ -22,7 +22,7 @@ struct LinkFacts {
   bool any() const { return cur_gts || max_gts || cur_width || max_width; }
 };
 
-LinkFacts facts_of(const PciFunctionState& f) {
+LinkFacts link_facts_of(const PciFunctionState& f) {
   return {
       parse_link_speed(f.current_link_speed.value.value_or("")), parse_link_speed(f.max_link_speed.value.value_or("")),
       parse_link_width(f.current_link_width.value.value_or("")), parse_link_width(f.max_link_width.value.value_or(""))};
@@ -40,7 +40,7 @@ std::string gen(double gts) {
   return buf;
 }
 
-std::string describe(const LinkFacts& l) {
+std::string describe_link(const LinkFacts& l) {
   std::string s;
   if (l.cur_gts) s += gen(*l.cur_gts);
   if (l.cur_width) s += " x" + std::to_string(*l.cur_width);
@@ -73,34 +73,34 @@ std::string slot_limit(const NodeEvidence& e, const Endpoint& d, const LinkFacts
 
 Finding endpoint_link(const NodeEvidence& e, const Endpoint& d, const PciFunctionState& f) {
   std::string subject = endpoint_label(d);
-  LinkFacts l = facts_of(f);
+  LinkFacts l = link_facts_of(f);
   std::vector<std::string> ev = evidence_of(f);
   if (!l.any())
     return problem("link", subject, Status::Unknown, "no PCIe link files (virtual machine, or not captured)", ev,
                    "check the link on the host that owns the device (lspci -vv: LnkSta)");
   if (!l.cur_width || !l.max_width || !l.cur_gts || !l.max_gts)
-    return problem("link", subject, Status::Unknown, "PCIe link partly unreadable: " + describe(l), ev,
+    return problem("link", subject, Status::Unknown, "PCIe link partly unreadable: " + describe_link(l), ev,
                    "capture current_link_* and max_link_* for " + d.address->str());
   if (*l.cur_width < *l.max_width)
-    return problem("link", subject, Status::Critical, "PCIe link degraded: " + describe(l) + " — width dropped", ev,
-                   "reseat the card/riser, check slot bifurcation and BIOS link settings, update firmware");
+    return problem("link", subject, Status::Critical, "PCIe link degraded: " + describe_link(l) + " — width dropped",
+                   ev, "reseat the card/riser, check slot bifurcation and BIOS link settings, update firmware");
   if (d.role == DeviceRole::Nic) {
     double rate = active_port_rate(e, d);
     double pcie = pcie_gbps(*l.cur_gts, *l.cur_width);
     if (rate > 0 && pcie < 0.9 * rate)
       return problem("link", subject, Status::Warning,
-                     "PCIe " + describe(l) + " carries about " + std::to_string(static_cast<int>(pcie)) +
+                     "PCIe " + describe_link(l) + " carries about " + std::to_string(static_cast<int>(pcie)) +
                          " Gb/s, less than the " + std::to_string(static_cast<int>(rate)) + " Gb/s port",
                      ev, "place the NIC in a slot with a faster/wider link");
   }
   if (*l.cur_gts + 0.01 < *l.max_gts) {
     if (d.role == DeviceRole::Gpu)
-      return ok("link", subject, describe(l) + ": below top speed, normal for an idle GPU (check again under load)",
-                ev);
-    return problem("link", subject, Status::Warning, "PCIe link below top speed: " + describe(l), ev,
+      return ok("link", subject,
+                describe_link(l) + ": below top speed, normal for an idle GPU (check again under load)", ev);
+    return problem("link", subject, Status::Warning, "PCIe link below top speed: " + describe_link(l), ev,
                    "reseat the card, check BIOS PCIe speed settings and firmware");
   }
-  return ok("link", subject, describe(l) + slot_limit(e, d, l), ev);
+  return ok("link", subject, describe_link(l) + slot_limit(e, d, l), ev);
 }
 
 // A device faster than the port it sits in runs at the port's top speed:
@@ -135,18 +135,18 @@ std::optional<Finding> uplink(const NodeEvidence& e, int node, const std::string
   if (!n.address) return std::nullopt;
   auto it = e.host.functions.find(*n.address);
   if (it == e.host.functions.end() || !is_upstream_port(e.topology, node, it->second)) return std::nullopt;
-  LinkFacts l = facts_of(it->second);
+  LinkFacts l = link_facts_of(it->second);
   if (!l.cur_width || !l.max_width) return std::nullopt;
   std::string subject = n.address->str();
   if (*l.cur_width < *l.max_width)
     return problem("link", subject, Status::Critical,
-                   "switch uplink degraded: " + describe(l) + " (above " + below + ")", evidence_of(it->second),
+                   "switch uplink degraded: " + describe_link(l) + " (above " + below + ")", evidence_of(it->second),
                    "reseat the switch board/riser; check BIOS bifurcation for the root port");
   if (l.cur_gts && l.max_gts && *l.cur_gts + 0.01 < *l.max_gts)
     return problem("link", subject, Status::Warning,
-                   "switch uplink below top speed: " + describe(l) + " (above " + below + ")", evidence_of(it->second),
-                   "check BIOS PCIe speed settings and the switch firmware");
-  return ok("link", subject, "switch uplink " + describe(l) + " (above " + below + ")", evidence_of(it->second));
+                   "switch uplink below top speed: " + describe_link(l) + " (above " + below + ")",
+                   evidence_of(it->second), "check BIOS PCIe speed settings and the switch firmware");
+  return ok("link", subject, "switch uplink " + describe_link(l) + " (above " + below + ")", evidence_of(it->second));
 }
 
 // A device whose PCIe path is not proven (a bridge's config unreadable, so

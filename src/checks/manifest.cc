@@ -98,7 +98,7 @@ struct ShapeProblem {
 }
 
 // "gpus" + "H100" -> "gpus.H100", with the key shown safely.
-std::string place(const std::string& outer, const std::string& key) {
+std::string member_path(const std::string& outer, const std::string& key) {
   std::string shown = json_shown(key);
   return outer + "." + shown.substr(1, shown.size() - 2);
 }
@@ -126,7 +126,7 @@ void count_at(const json& v, const std::string& name) {
 
 // {"H100": 8}: names to counts.
 void counts_at(const json& v, const std::string& name) {
-  for (auto it = object_at(v, name).begin(); it != v.end(); ++it) count_at(*it, place(name, it.key()));
+  for (auto it = object_at(v, name).begin(); it != v.end(); ++it) count_at(*it, member_path(name, it.key()));
 }
 
 void strings_at(const json& v, const std::string& name) {
@@ -165,7 +165,7 @@ void check_pairs(const json& m) {
   if (!m.contains("pairs")) return;
   const json& s = object_at(m.at("pairs"), "pairs");
   for (auto it = s.begin(); it != s.end(); ++it) {
-    std::string name = place("pairs", it.key());
+    std::string name = member_path("pairs", it.key());
     const json& pair = object_at(*it, name);
     only_keys(pair, name, {"nic", "path"});
     for (const char* k : {"nic", "path"})

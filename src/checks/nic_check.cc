@@ -7,7 +7,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string model_of(const PciNode& n, const Endpoint& nic) {
+std::string nic_model_of(const PciNode& n, const Endpoint& nic) {
   if (n.vendor == 0x15b3)
     if (auto info = mellanox_nic_info(n.device)) return info->model;
   std::string vendor = other_rdma_vendor(n.vendor);
@@ -17,7 +17,7 @@ std::string model_of(const PciNode& n, const Endpoint& nic) {
 
 Finding check_one_nic(const NodeEvidence& e, const Endpoint& nic) {
   const PciNode& node = e.topology.nodes[nic.node];
-  std::string model = model_of(node, nic);
+  std::string model = nic_model_of(node, nic);
   const PciFunctionState* f = e.function(nic);
   bool vf = f && f->virtual_function;
   if (auto info = mellanox_nic_info(node.device); node.vendor == 0x15b3 && info) vf = vf || info->vf;

@@ -11,16 +11,13 @@
 namespace gdrcheck {
 namespace {
 
-constexpr const char* kNvMem = kPeermemNvMem;
-constexpr const char* kNvMemNc = kPeermemNvMemNc;
-
-bool present(const HostState& h, const char* path) {
+bool peermem_file_present(const HostState& h, const char* path) {
   auto it = h.peermem_files.find(path);
   return it != h.peermem_files.end() && it->second;
 }
 
 bool registered(const HostState& h) {
-  return present(h, kNvMem) || present(h, kNvMemNc);
+  return peermem_file_present(h, kPeermemNvMem) || peermem_file_present(h, kPeermemNvMemNc);
 }
 
 int min_gpu_sm(const Topology& t) {
@@ -82,7 +79,7 @@ GdrHostFacts gdr_host_facts(const Topology& t, const HostState& h) {
     f.rdma_core = "rdma-core v" + std::to_string(h.rdma_core->release) + " (" + h.rdma_core->path + ")";
     f.ibv_reg_dmabuf_mr = h.rdma_core->release >= 34 ? Tri::Yes : Tri::No;
   }
-  for (const char* p : {kNvMem, kNvMemNc, kPeermemNvidiaPeermem, kPeermemModule, kPeermemLegacyModule})
+  for (const char* p : {kPeermemNvMem, kPeermemNvMemNc, kPeermemNvidiaPeermem, kPeermemModule, kPeermemLegacyModule})
     if (auto it = h.peermem_files.find(p); it != h.peermem_files.end()) f.peermem_files[p] = it->second;
   std::optional<NvidiaDriver> driver = parse_nvidia_version(h.nvidia_version.value.value_or(""));
   KernelRelease kernel = parse_kernel_release(h.kernel_release.value.value_or("")).value_or(KernelRelease{});

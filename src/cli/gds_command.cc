@@ -52,7 +52,7 @@ std::string data_path(const GdsCliOptions& o, const Root& root) {
 
 // CUFILE_ENV_PATH_JSON: --env first, else this process's environment when
 // checking this machine (a recorded root's job environment is not known).
-GdsReadOptions read_options(const GdsCliOptions& o) {
+GdsReadOptions gds_command_read_options(const GdsCliOptions& o) {
   GdsReadOptions r;
   for (const auto& kv : o.env) {
     auto eq = kv.find('=');
@@ -85,7 +85,7 @@ GdsReport gds_report(const std::string& root, const GdsState& g) {
 
 int run_gds(const GdsCliOptions& o) {
   return run_reporting_errors("gds", [&]() -> int {
-    GdsReadOptions ro = read_options(o);
+    GdsReadOptions ro = gds_command_read_options(o);
     std::optional<ExtractedRoot> unpacked;  // a snapshot tarball, unpacked for this run
     const std::string root = resolve_root_argument(o.root, unpacked);
     if (root != "/") require_recorded_root(root);

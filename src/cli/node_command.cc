@@ -84,7 +84,7 @@ void write_new_file(const std::string& path, const std::string& text) {
 
 // NCCL_* variables of this process: they are what NCCL would see when run
 // from this shell, so they count only when checking this machine.
-std::vector<NcclSetting> process_environment() {
+std::vector<NcclSetting> nccl_settings_from_environment() {
   std::vector<NcclSetting> out;
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
@@ -103,7 +103,7 @@ HostReadOptions read_options(const NodeCliOptions& o) {
     r.environment.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--env"});
   }
   if (o.root == "/" && o.topo.empty()) {
-    auto env = process_environment();
+    auto env = nccl_settings_from_environment();
     r.environment.insert(r.environment.end(), env.begin(), env.end());
     if (const char* home = std::getenv("HOME")) r.home = home;
   }

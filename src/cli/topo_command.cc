@@ -70,7 +70,7 @@ int print_topology(const Topology& t, const TopoOptions& o) {
 // --kind names how a FILE is read; --device and --class place PCI
 // functions, which only a PCI tree (sysfs, hwloc XML) has. Given where they
 // cannot apply they are refused, not ignored.
-void check_combinations(const TopoOptions& o, TopologyFileKind kind) {
+void check_topo_combinations(const TopoOptions& o, TopologyFileKind kind) {
   if (o.file.empty() && o.kind != "auto")
     throw CLI::ValidationError("--kind", "forces how a FILE is read; a --root (or this machine) is always sysfs");
   bool selects = !o.devices.empty() || !o.classes.empty();
@@ -87,7 +87,7 @@ int run_topo(const TopoOptions& o) {
       std::cerr << "gdrcheck topo: --kind must be auto, hwloc-xml, nccl-xml or smi-text\n";
       return kExitUsage;
     }
-    check_combinations(o, kind);
+    check_topo_combinations(o, kind);
     std::optional<ExtractedRoot> unpacked;  // a snapshot tarball, unpacked for this run
     const std::string root = o.file.empty() && !o.root.empty() ? resolve_root_argument(o.root, unpacked) : o.root;
     if (o.file.empty() && !o.root.empty()) require_recorded_root(root);

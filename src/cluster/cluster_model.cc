@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "checks/severity.h"
 #include "cluster/node_manifest.h"
 #include "cluster/node_name.h"
 
@@ -18,21 +19,6 @@ const std::vector<std::string>& known_checks() {
   static const std::vector<std::string> ids = {"gpu",   "nic",  "port", "peermem", "path",    "acs",
                                                "iommu", "link", "nccl", "driver",  "manifest"};
   return ids;
-}
-
-// Rank for "worst first": CRITICAL, WARNING, UNKNOWN, OK (finding.h's order).
-int severity(Status s) {
-  switch (s) {
-    case Status::Critical:
-      return 3;
-    case Status::Warning:
-      return 2;
-    case Status::Unknown:
-      return 1;
-    case Status::Ok:
-      return 0;
-  }
-  return 1;
 }
 
 ClusterNode unanswered(const NodeOutcome& o, NodeOutcome::How how, std::string reason) {

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "cluster/node_name.h"
+#include "text/utf8_prefix.h"
 
 namespace gdrcheck {
 namespace {
@@ -25,13 +26,6 @@ std::string one_line(std::string text) {
   for (char& c : text)
     if (control(c)) c = ' ';
   return text;
-}
-
-// At most `size` bytes, backing off to the start of a UTF-8 character.
-std::string cut(const std::string& text, std::size_t size) {
-  if (text.size() <= size) return text;
-  while (size > 0 && (static_cast<unsigned char>(text[size]) & 0xC0) == 0x80) --size;
-  return text.substr(0, size);
 }
 
 }  // namespace
@@ -55,7 +49,7 @@ std::string drain_reason(const ClusterNode& node) {
     }
     list = with;
   }
-  return cut(head + list + tail, kMaxDrainReasonBytes);
+  return std::string(utf8_prefix(head + list + tail, kMaxDrainReasonBytes));
 }
 
 DrainPlan drain_plan(const ClusterModel& model, const DrainPolicy& policy) {

@@ -11,7 +11,7 @@ std::string nodes_text(std::size_t n) {
 }
 
 // Whole digits only: "1e3", " 3", "+3", "0x10" are not a node count.
-std::optional<double> whole_number(const std::string& text) {
+std::optional<double> short_whole_number(const std::string& text) {
   if (text.empty() || text.size() > 9) return std::nullopt;
   double v = 0;
   for (char c : text) {
@@ -25,7 +25,7 @@ std::optional<double> whole_number(const std::string& text) {
 
 std::optional<DrainLimit> parse_drain_limit(const std::string& text) {
   bool percent = !text.empty() && text.back() == '%';
-  auto v = whole_number(percent ? text.substr(0, text.size() - 1) : text);
+  auto v = short_whole_number(percent ? text.substr(0, text.size() - 1) : text);
   if (!v || *v < 1 || (percent && *v > 100)) return std::nullopt;
   return DrainLimit{*v, percent, text};
 }

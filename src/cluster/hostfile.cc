@@ -14,19 +14,19 @@ namespace {
 
 constexpr std::string_view kBlank = " \t\r\f\v";
 // The host list's own cap; a host file is no way around it.
-constexpr std::size_t kMaxHosts = 1'000'000;
-constexpr std::size_t kMaxLines = 1'000'000;
+constexpr std::size_t kMaxHostfileHosts = 1'000'000;
+constexpr std::size_t kMaxHostfileLines = 1'000'000;
 
 // `named` counts the names of every word so far (duplicates too): each
 // word is counted before it is expanded, so the file as a whole can never
-// make more than kMaxHosts names.
+// make more than kMaxHostfileHosts names.
 std::vector<std::string> hosts_of_word(std::string_view word, std::size_t line_number, std::size_t& named) {
   std::string where = "line " + std::to_string(line_number) + ": ";
   if (word.front() == '-') throw std::invalid_argument(where + "'" + visible_name(word) + "' is not a host name");
   try {
     std::string list(word);
     named += count_hostlist(list);
-    if (named > kMaxHosts) throw std::invalid_argument("more than 1000000 hosts in the file");
+    if (named > kMaxHostfileHosts) throw std::invalid_argument("more than 1000000 hosts in the file");
     return expand_hostlist(list);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + e.what());
@@ -45,13 +45,13 @@ std::string_view hostfile_host_word(std::string_view line) {
 
 std::vector<std::string> parse_hostfile(std::string_view text) {
   // Counted before any line is read: a file over the limit costs one scan.
-  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) > kMaxLines)
+  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) > kMaxHostfileLines)
     throw std::invalid_argument("more than 1000000 lines; not a host file");
   std::vector<std::string> hosts;
   std::unordered_set<std::string> seen;
   std::size_t line_number = 0, named = 0;
   while (!text.empty()) {
-    if (line_number == kMaxLines) throw std::invalid_argument("more than 1000000 lines; not a host file");
+    if (line_number == kMaxHostfileLines) throw std::invalid_argument("more than 1000000 lines; not a host file");
     std::size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);

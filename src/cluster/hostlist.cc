@@ -24,7 +24,8 @@ constexpr std::size_t kMaxNameBytes = 255;
   throw std::invalid_argument("host list '" + visible_name(list) + "': " + why);
 }
 
-bool all_digits(std::string_view s) {
+// 1 to 9 digits: a range bound std::stoul always takes.
+bool is_short_number(std::string_view s) {
   if (s.empty() || s.size() > 9) return false;
   for (char c : s) {
     if (c < '0' || c > '9') return false;
@@ -32,7 +33,7 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
-std::string padded(unsigned long value, std::size_t width) {
+std::string zero_padded(unsigned long value, std::size_t width) {
   std::string digits = std::to_string(value);
   if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
   return digits;
@@ -48,14 +49,14 @@ std::size_t capped_sum(std::size_t a, std::size_t b) {
   return std::min(a + b, kMaxHosts + 1);  // both are at most kMaxHosts + 1
 }
 
-struct Range {
+struct HostRange {
   unsigned long first = 0, last = 0;
   std::size_t width = 0;  // of the first bound: zero padding is kept
 };
 
 // "01-04,07" -> 01..04 and 07
-std::vector<Range> parse_ranges(const std::string& list, const std::string& ranges) {
-  std::vector<Range> out;
+std::vector<HostRange> parse_ranges(const std::string& list, const std::string& ranges) {
+  std::vector<HostRange> out;
   std::size_t start = 0;
   while (start <= ranges.size()) {
     std::size_t comma = ranges.find(',', start);
@@ -64,7 +65,7 @@ std::vector<Range> parse_ranges(const std::string& list, const std::string& rang
     std::size_t dash = part.find('-');
     std::string lo = part.substr(0, dash);
     std::string hi = dash == std::string::npos ? lo : part.substr(dash + 1);
-    if (!all_digits(lo) || !all_digits(hi)) bad_list(list, "bad range '" + part + "'");
+    if (!is_short_number(lo) || !is_short_number(hi)) bad_list(list, "bad range '" + part + "'");
     unsigned long first = std::stoul(lo), last = std::stoul(hi);
     if (last < first) bad_list(list, "reversed range '" + part + "'");
     if (last - first >= kMaxHosts) bad_list(list, "range '" + part + "' is too large");
@@ -78,7 +79,7 @@ std::vector<Range> parse_ranges(const std::string& list, const std::string& rang
 // plain text before each group and after the last.
 struct Item {
   std::vector<std::string> texts;  // groups.size() + 1 pieces
-  std::vector<std::vector<Range>> groups;
+  std::vector<std::vector<HostRange>> groups;
 };
 
 Item parse_item(const std::string& list, const std::string& item) {
@@ -126,7 +127,7 @@ std::vector<std::string> expand_item(const Item& item) {
     for (const auto& name : names)
       for (const auto& r : item.groups[g])
         for (unsigned long v = r.first; v <= r.last; ++v)
-          product.push_back(name + padded(v, r.width) + item.texts[g + 1]);
+          product.push_back(name + zero_padded(v, r.width) + item.texts[g + 1]);
     names = std::move(product);
   }
   return names;
@@ -200,13 +201,13 @@ namespace {
 // A name as text, a number and more text: "r1n05x" -> "r1n" 5 "x" (the
 // last run of digits), with the width that run is written in when it is
 // zero-padded, else 0 (any width: "8" and "10" are one range, [8-10]).
-struct Numbered {
+struct NumberedName {
   std::string prefix, suffix;
   unsigned long value = 0;
   std::size_t width = 0;
 };
 
-std::optional<Numbered> numbered(const std::string& name) {
+std::optional<NumberedName> numbered_name(const std::string& name) {
   if (name.find_first_of("[],") != std::string::npos) return std::nullopt;
   std::size_t end = name.find_last_of("0123456789");
   if (end == std::string::npos) return std::nullopt;
@@ -214,7 +215,7 @@ std::optional<Numbered> numbered(const std::string& name) {
   while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9') --start;
   std::string digits = name.substr(start, end - start + 1);
   if (digits.size() > 9) return std::nullopt;  // as parse_ranges: at most 9 digits
-  Numbered n{name.substr(0, start), name.substr(end + 1), std::stoul(digits), 0};
+  NumberedName n{name.substr(0, start), name.substr(end + 1), std::stoul(digits), 0};
   if (digits.size() > 1 && digits[0] == '0') n.width = digits.size();
   return n;
 }
@@ -229,13 +230,13 @@ std::string ranges_text(const Group& g) {
   std::vector<unsigned long> v = g.values;
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
-  if (v.size() == 1) return g.prefix + padded(v[0], g.width) + g.suffix;
+  if (v.size() == 1) return g.prefix + zero_padded(v[0], g.width) + g.suffix;
   std::string out;
   for (std::size_t i = 0; i < v.size();) {
     std::size_t j = i;
     while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + padded(v[i], g.width);
-    if (j > i) out += "-" + padded(v[j], g.width);
+    out += (out.empty() ? "" : ",") + zero_padded(v[i], g.width);
+    if (j > i) out += "-" + zero_padded(v[j], g.width);
     i = j + 1;
   }
   return g.prefix + "[" + out + "]" + g.suffix;
@@ -253,7 +254,7 @@ std::vector<std::string> fold_hostlist_items(const std::vector<std::string>& hos
   std::unordered_set<std::string> seen;
   for (const auto& h : hosts) {
     if (!seen.insert(h).second) continue;
-    auto n = numbered(h);
+    auto n = numbered_name(h);
     if (!n) {
       order.push_back({false, verbatim.size()});
       verbatim.push_back(h);

@@ -13,17 +13,13 @@
 namespace gdrcheck {
 namespace {
 
-using How = NodeOutcome::How;
-using launch::classify;
-using launch::remote_end_of;
-
 std::vector<std::string> remote_words(const LaunchOptions& opts) {
   std::vector<std::string> words = {opts.remote_gdrcheck};
   words.insert(words.end(), opts.remote_args.begin(), opts.remote_args.end());
   return words;
 }
 
-bool has_space(const std::string& s) {
+bool has_blank_or_line_end(const std::string& s) {
   return s.find_first_of(" \t\r\n") != std::string::npos;
 }
 
@@ -46,10 +42,11 @@ std::vector<NodeOutcome> run_ssh(const LaunchOptions& opts) {
   std::vector<NodeOutcome> outcomes;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (opts.hosts[i].empty()) {
-      outcomes.push_back({opts.hosts[i], How::Unreachable, "", "empty host name", -1});
+      outcomes.push_back({opts.hosts[i], NodeOutcome::How::Unreachable, "", "empty host name", -1});
       continue;
     }
-    outcomes.push_back(classify(opts.hosts[i], remote_end_of(std::move(results[i]), "ssh"), opts.timeout));
+    outcomes.push_back(
+        launch::classify(opts.hosts[i], launch::remote_end_of(std::move(results[i]), "ssh"), opts.timeout));
     results[i] = ProcessResult();  // each host's output is held once
   }
   return outcomes;
@@ -162,7 +159,7 @@ std::string launch_options_error(const LaunchOptions& opts) {
   if (opts.launcher != Launcher::Slurm && opts.hosts.empty()) return "no hosts given";
   for (const auto& option : opts.ssh_options) {
     if (option.empty() || option.find('=') == std::string::npos) return "ssh option '" + option + "' is not Key=Value";
-    if (opts.launcher == Launcher::Pdsh && has_space(option))
+    if (opts.launcher == Launcher::Pdsh && has_blank_or_line_end(option))
       return "ssh option '" + option + "' holds white space, which pdsh cannot pass to ssh";
   }
   if (opts.timeout.count() <= 0) return "the timeout must be at least 1 s";

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "host/text_format.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
@@ -19,13 +20,9 @@ bool name_char(char c) {
   return alnum(c) || c == '.' || c == '_' || c == '-';
 }
 
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii::lower(x) == ascii::lower(y); });
 }
 
 std::string_view first_label(std::string_view name) {

@@ -51,7 +51,7 @@ const json& objects(const json& doc, const char* key) {
   return a;
 }
 
-std::string at(const char* key, std::size_t i) {
+std::string indexed_key(const char* key, std::size_t i) {
   return std::string(key) + "[" + std::to_string(i) + "]";
 }
 
@@ -86,7 +86,7 @@ void read_nics(const json& doc, NodeReportFacts& f) {
   const json& nics = objects(doc, "nics");
   for (std::size_t i = 0; i < nics.size(); ++i) {
     const json& n = nics[i];
-    std::string where = at("nics", i);
+    std::string where = indexed_key("nics", i);
     std::string name = text(n, "name", where);
     f.nic_models.push_back(text_or_empty(n, "model", where));
     if (std::string fw = text_or_empty(n, "firmware", where); !fw.empty()) f.firmware.push_back(fw);
@@ -94,7 +94,7 @@ void read_nics(const json& doc, NodeReportFacts& f) {
     if (ports == n.end() || !ports->is_array()) throw Invalid(where + ".ports is not an array");
     for (std::size_t j = 0; j < ports->size(); ++j) {
       const json& p = (*ports)[j];
-      std::string port_where = where + "." + at("ports", j);
+      std::string port_where = where + "." + indexed_key("ports", j);
       if (!p.is_object()) throw Invalid(port_where + " is not an object");
       f.ports.push_back({name, port_number(p, port_where), text_or_empty(p, "state", port_where), rate(p, port_where)});
     }
@@ -105,7 +105,7 @@ void read_pairs(const json& doc, NodeReportFacts& f) {
   const json& pairs = objects(doc, "pairs");
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const json& p = pairs[i];
-    std::string where = at("pairs", i);
+    std::string where = indexed_key("pairs", i);
     f.pairs.push_back({text(p, "gpu", where), text_or_empty(p, "nic_name", where), text_or_empty(p, "path", where),
                        text_or_empty(p, "nccl_path", where), text_or_empty(p, "gdr_send", where),
                        text_or_empty(p, "gdr_recv", where), status(p, where)});
@@ -116,7 +116,7 @@ void read_findings(const json& doc, NodeReportFacts& f) {
   const json& findings = objects(doc, "findings");
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const json& x = findings[i];
-    std::string where = at("findings", i);
+    std::string where = indexed_key("findings", i);
     f.findings.push_back({text(x, "check", where), text_or_empty(x, "subject", where), text(x, "summary", where),
                           text_or_empty(x, "fix", where), status(x, where)});
   }
@@ -167,7 +167,8 @@ NodeReportFacts read_document(const json& doc) {
   f.generated_at = generated_at(doc);
   f.nccl_version = text_or_empty(doc, "nccl_version", "the report");
   const json& gpus = objects(doc, "gpus");
-  for (std::size_t i = 0; i < gpus.size(); ++i) f.gpu_models.push_back(text_or_empty(gpus[i], "model", at("gpus", i)));
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    f.gpu_models.push_back(text_or_empty(gpus[i], "model", indexed_key("gpus", i)));
   read_nics(doc, f);
   read_pairs(doc, f);
   read_findings(doc, f);

@@ -16,8 +16,6 @@
 namespace gdrcheck::launch {
 namespace {
 
-using How = NodeOutcome::How;
-
 // A pdsh host list item that pdsh would not take as a plain host name:
 // '^file', '-exclusion', '/regex/', or white space (pdsh splits on it).
 std::string pdsh_host_problem(const std::string& host) {
@@ -176,7 +174,7 @@ NodeOutcome pdsh_outcome(const std::string& host, PdshHostState state, const Pro
     end.kind = RemoteEnd::Kind::LauncherKilled;
     end.detail = "pdsh: " + state.pdsh_error;
     if (state.pdsh_error.find("signal") != std::string::npos) {
-      NodeOutcome crashed{host, How::Crashed, std::move(end.out), with_stderr(end.detail, end.err), -1};
+      NodeOutcome crashed{host, NodeOutcome::How::Crashed, std::move(end.out), with_stderr(end.detail, end.err), -1};
       return crashed;
     }
   } else if (run.end == ProcessResult::End::Signaled && !state.exit_line && !end.out.empty()) {
@@ -186,7 +184,7 @@ NodeOutcome pdsh_outcome(const std::string& host, PdshHostState state, const Pro
     // line then has an unknown exit status, but its output is whole only
     // if it ended: a node report is one JSON document, and no prefix of
     // one parses, so the cluster model's validation decides.
-    NodeOutcome salvaged{host, How::Report, std::move(end.out),
+    NodeOutcome salvaged{host, NodeOutcome::How::Report, std::move(end.out),
                          "pdsh " + run.describe() + " before saying how this host ended", -1};
     return salvaged;
   } else if (run.end != ProcessResult::End::Exited && run.end != ProcessResult::End::TimedOut && !state.exit_line) {
@@ -258,7 +256,7 @@ std::vector<NodeOutcome> run_pdsh(const LaunchOptions& opts) {
     if (!done.insert(host).second) continue;
     auto bad = rejected.find(host);
     if (bad != rejected.end()) {
-      outcomes.push_back({host, How::Unreachable, "", bad->second, -1});
+      outcomes.push_back({host, NodeOutcome::How::Unreachable, "", bad->second, -1});
       continue;
     }
     outcomes.push_back(pdsh_outcome(host, std::move(states[host]), run, streams.unattributed, opts));

@@ -17,7 +17,7 @@
 namespace gdrcheck {
 namespace {
 
-std::string errno_text(int error) {
+std::string errno_message(int error) {
   return std::generic_category().message(error);
 }
 
@@ -32,7 +32,7 @@ std::vector<std::string> json_names(const std::string& dir, int dir_fd) {
   if (!d) {
     int error = errno;
     if (listing >= 0) ::close(listing);
-    throw InputError(dir, errno_text(error));
+    throw InputError(dir, errno_message(error));
   }
   std::vector<std::string> names;
   errno = 0;
@@ -46,7 +46,7 @@ std::vector<std::string> json_names(const std::string& dir, int dir_fd) {
   }
   int error = errno;
   ::closedir(d);
-  if (error) throw InputError(dir, errno_text(error));
+  if (error) throw InputError(dir, errno_message(error));
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -58,7 +58,7 @@ std::string read_all(int fd, std::size_t size, std::string& content) {
   while (content.size() <= kMaxReportBytes) {
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno_text(errno);
+    if (n < 0) return errno_message(errno);
     if (n == 0) return "";
     content.append(buffer, static_cast<std::size_t>(n));
   }
@@ -72,10 +72,10 @@ std::string read_all(int fd, std::size_t size, std::string& content) {
 // on the open file decides, so nothing can be swapped in between.
 std::string read_report(int dir_fd, const std::string& name, std::string& content) {
   int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return errno == ELOOP ? "a link; not followed" : errno_text(errno);
+  if (fd < 0) return errno == ELOOP ? "a link; not followed" : errno_message(errno);
   UniqueFd file(fd);
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return errno_text(errno);
+  if (::fstat(fd, &st) != 0) return errno_message(errno);
   if (S_ISDIR(st.st_mode)) return "a directory, not a report";
   if (!S_ISREG(st.st_mode)) return "not a regular file; not read";
   if (static_cast<unsigned long long>(st.st_size) > kMaxReportBytes) return "larger than 64 MiB, not a node report";
@@ -94,7 +94,7 @@ NodeOutcome refused(std::string host, const std::string& path, const std::string
 
 ReportDir read_report_dir(const std::string& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw InputError(dir, errno == ENOTDIR ? "not a directory" : errno_text(errno));
+  if (fd < 0) throw InputError(dir, errno == ENOTDIR ? "not a directory" : errno_message(errno));
   UniqueFd dir_fd(fd);
   ReportDir out;
   std::size_t total = 0;

@@ -114,7 +114,7 @@ int open_save_dir(const std::string& dir, std::string& problem) {
   return at.release();
 }
 
-std::string write_all(int fd, const std::string& text) {
+std::string write_or_reason(int fd, const std::string& text) {
   std::size_t done = 0;
   while (done < text.size()) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -126,7 +126,7 @@ std::string write_all(int fd, const std::string& text) {
 }
 
 // A new, exclusive temporary file beside `name`; -1 when none could be made.
-int create_temporary(int dir_fd, const std::string& name, std::string& temp) {
+int open_temporary_beside(int dir_fd, const std::string& name, std::string& temp) {
   static unsigned counter = 0;
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = "." + name + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
@@ -156,10 +156,10 @@ std::string publish(int dir_fd, const std::string& temp, const std::string& name
 // report and no existing file (or link) is replaced. "" on success.
 std::string write_new_file(int dir_fd, const std::string& name, const std::string& text) {
   std::string temp;
-  UniqueFd fd(create_temporary(dir_fd, name, temp));
+  UniqueFd fd(open_temporary_beside(dir_fd, name, temp));
   if (fd.get() < 0) return std::strerror(errno);
   std::string problem = ::fchmod(fd.get(), kSaveFileMode) == 0 ? "" : std::string("chmod: ") + std::strerror(errno);
-  if (problem.empty()) problem = write_all(fd.get(), text);
+  if (problem.empty()) problem = write_or_reason(fd.get(), text);
   if (fd.close() != 0 && problem.empty()) problem = std::string("close failed: ") + std::strerror(errno);
   if (!problem.empty()) {
     ::unlinkat(dir_fd, temp.c_str(), 0);

@@ -23,8 +23,6 @@
 namespace gdrcheck::launch {
 namespace {
 
-using How = NodeOutcome::How;
-
 // The private directory srun writes the per-node files into, held open so
 // every file in it is opened relative to it (a path component replaced
 // after creation changes nothing), and removed with its contents.
@@ -195,7 +193,7 @@ std::string srun_errors(const std::string& err) {
 NodeOutcome srun_outcome(const std::string& node_name, const SrunNode& node, const SrunOutputDir& dir,
                          const ProcessResult& run, const LaunchOptions& opts) {
   if (node.task.empty()) {
-    return {node_name, How::Unreachable, "",
+    return {node_name, NodeOutcome::How::Unreachable, "",
             with_stderr("srun did not start gdrcheck on this node (srun " + run.describe() + ")", srun_errors(run.err)),
             -1};
   }
@@ -204,10 +202,10 @@ NodeOutcome srun_outcome(const std::string& node_name, const SrunNode& node, con
   TaskFile err = read_task_file(dir.fd(), err_name, kNodeStderrLimit, true);
   for (const auto& [file, name] : {std::pair{&out, &out_name}, std::pair{&err, &err_name}}) {
     if (!file->problem.empty())
-      return {node_name, How::NotAReport, "", dir.path() + "/" + *name + ": " + file->problem, -1};
+      return {node_name, NodeOutcome::How::NotAReport, "", dir.path() + "/" + *name + ": " + file->problem, -1};
   }
   if (!out.found && !err.found) {
-    return {node_name, How::Unreachable, "",
+    return {node_name, NodeOutcome::How::Unreachable, "",
             "srun started gdrcheck here but its output file " + dir.path() + "/" + out_name +
                 " is missing (the directory must be on a file system the nodes share)",
             -1};
@@ -218,12 +216,13 @@ NodeOutcome srun_outcome(const std::string& node_name, const SrunNode& node, con
   end.out_dropped = out.dropped;
   end.err = std::move(err.text);
   if (node.ended && !node.exited) {
-    return {node_name, How::Crashed, std::move(end.out), with_stderr("srun: " + node.end_text, end.err), -1};
+    return {node_name, NodeOutcome::How::Crashed, std::move(end.out), with_stderr("srun: " + node.end_text, end.err),
+            -1};
   }
   if (!node.ended) {
     end.kind = RemoteEnd::Kind::TimedOut;
     if (run.end != ProcessResult::End::TimedOut) {
-      return {node_name, How::Failed, std::move(end.out),
+      return {node_name, NodeOutcome::How::Failed, std::move(end.out),
               with_stderr("srun " + run.describe() + " before this node's gdrcheck ended", srun_errors(run.err)), -1};
     }
     return classify(node_name, std::move(end), opts.timeout);
@@ -284,7 +283,7 @@ std::vector<NodeOutcome> run_srun(const LaunchOptions& opts, std::vector<std::st
   for (const auto& node : nodes) outcomes.push_back(srun_outcome(node, log.nodes[node], dir, run, opts));
   if (nodes.empty()) {
     // Nothing ran and nothing says which nodes should have: srun's own words.
-    outcomes.push_back({"srun", How::Failed, std::move(run.out),
+    outcomes.push_back({"srun", NodeOutcome::How::Failed, std::move(run.out),
                         with_stderr("no node ran gdrcheck (srun " + run.describe() + ")", srun_errors(run.err)),
                         run.end == ProcessResult::End::Exited ? run.exit_code : -1});
   }

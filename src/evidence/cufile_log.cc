@@ -13,40 +13,21 @@
 #include <cctype>
 
 #include "host/text_numbers.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
-constexpr std::size_t kMaxLine = 4096;
+constexpr std::size_t kMaxCufileLogLine = 4096;
 constexpr std::size_t kMaxQuoted = 5;
 constexpr std::size_t kMaxQuote = 300;
 constexpr std::size_t kMaxPids = 4096;
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool contains(std::string_view s, std::string_view p) {
-  return s.find(p) != std::string_view::npos;
-}
-
 std::string_view first_word(std::string_view s, std::string_view* rest) {
-  s = trim(s);
+  s = ascii::trim(s);
   std::size_t end = 0;
-  while (end < s.size() && !is_space(s[end])) ++end;
-  *rest = trim(s.substr(end));
+  while (end < s.size() && !ascii::is_space(s[end])) ++end;
+  *rest = ascii::trim(s.substr(end));
   return s.substr(0, end);
 }
 
@@ -78,10 +59,11 @@ std::optional<LogLine> parse_line(std::string_view line) {
   std::string_view rest = line;
   if (std::size_t at = line.find("[pid="); at != std::string_view::npos) {
     // The timestamp is the two words before "[pid=" (a prefix may precede it).
-    std::string_view before = trim(line.substr(0, at));
+    std::string_view before = ascii::trim(line.substr(0, at));
     std::size_t sp = before.rfind(' ');
-    std::size_t sp2 = sp == std::string_view::npos ? std::string_view::npos : trim(before.substr(0, sp)).rfind(' ');
-    out.time = std::string(sp2 == std::string_view::npos ? before : trim(before.substr(sp2 + 1)));
+    std::size_t sp2 =
+        sp == std::string_view::npos ? std::string_view::npos : ascii::trim(before.substr(0, sp)).rfind(' ');
+    out.time = std::string(sp2 == std::string_view::npos ? before : ascii::trim(before.substr(sp2 + 1)));
     out.pid = leading_number<long>(line.substr(at + 5));
     std::size_t close = line.find(']', at);
     if (close == std::string_view::npos) return std::nullopt;
@@ -104,7 +86,8 @@ std::optional<LogLine> parse_line(std::string_view line) {
   return out;
 }
 
-std::string word_after(std::string_view s, std::string_view key) {
+// The first word after `key`, at most 64 bytes.
+std::string short_word_after(std::string_view s, std::string_view key) {
   std::size_t at = s.find(key);
   if (at == std::string_view::npos) return "";
   std::string_view rest;
@@ -115,43 +98,46 @@ std::string word_after(std::string_view s, std::string_view key) {
 // The first fact a message shows; nullopt for lines that bear on nothing.
 // The order matters: the compat notice names "GDS not supported", and the
 // direct-path DEBUG line names O_DIRECT.
-std::optional<CufileFact> classify(const LogLine& l) {
-  std::string m = lower(l.message);
+std::optional<CufileFact> classify_message(const LogLine& l) {
+  std::string m = ascii::lower(l.message);
   bool error = l.level == "ERROR" || l.level == "WARN";
-  if (contains(m, "gds path taken") || contains(m, "nvfs_io_submit")) return CufileFact::DirectPathTaken;
-  if (contains(m, "force_compat") || contains(m, "forced compat") || contains(m, "compat mode forced"))
+  if (ascii::contains(m, "gds path taken") || ascii::contains(m, "nvfs_io_submit")) return CufileFact::DirectPathTaken;
+  if (ascii::contains(m, "force_compat") || ascii::contains(m, "forced compat") ||
+      ascii::contains(m, "compat mode forced"))
     return CufileFact::CompatForced;
-  if (contains(m, "compatible mode") || contains(m, "compat mode")) return CufileFact::CompatMode;
-  if ((contains(m, "nvidia-fs") || contains(m, "nvidia_fs")) && contains(m, "not loaded"))
+  if (ascii::contains(m, "compatible mode") || ascii::contains(m, "compat mode")) return CufileFact::CompatMode;
+  if ((ascii::contains(m, "nvidia-fs") || ascii::contains(m, "nvidia_fs")) && ascii::contains(m, "not loaded"))
     return CufileFact::NvidiaFsNotLoaded;
-  if (contains(m, "not registered with nvidia-fs") || contains(m, "not registered with nvidia_fs"))
+  if (ascii::contains(m, "not registered with nvidia-fs") || ascii::contains(m, "not registered with nvidia_fs"))
     return CufileFact::StorageDriverNotRegistered;
-  if (contains(m, "not supported on current file") || contains(m, "file system not supported") ||
-      contains(m, "filesystem not supported"))
+  if (ascii::contains(m, "not supported on current file") || ascii::contains(m, "file system not supported") ||
+      ascii::contains(m, "filesystem not supported"))
     return CufileFact::NotSupportedOnFile;
-  if (contains(m, "cuinit failed") || contains(m, "cufile initialization failed") ||
-      (error && contains(m, "cufiledriveropen")) || (error && contains(m, "driver open failed")))
+  if (ascii::contains(m, "cuinit failed") || ascii::contains(m, "cufile initialization failed") ||
+      (error && ascii::contains(m, "cufiledriveropen")) || (error && ascii::contains(m, "driver open failed")))
     return CufileFact::DriverOpenFailed;
-  if (error && (contains(m, "nvidia-fs") || contains(m, "nvidia_fs")) &&
-      (contains(m, "open failed") || contains(m, "failed to open") || contains(m, "unable to open")))
+  if (error && (ascii::contains(m, "nvidia-fs") || ascii::contains(m, "nvidia_fs")) &&
+      (ascii::contains(m, "open failed") || ascii::contains(m, "failed to open") ||
+       ascii::contains(m, "unable to open")))
     return CufileFact::NvidiaFsOpenFailed;
-  if (error && contains(m, "mismatch")) return CufileFact::VersionMismatch;
-  if (contains(m, "inc-bar-usage failed") || (error && contains(m, "bar1") && contains(m, "fail")))
+  if (error && ascii::contains(m, "mismatch")) return CufileFact::VersionMismatch;
+  if (ascii::contains(m, "inc-bar-usage failed") || (error && ascii::contains(m, "bar1") && ascii::contains(m, "fail")))
     return CufileFact::Bar1Exhausted;
-  if (error && (contains(m, "map ioctl failed") || m == "map failed" || contains(m, "error allocating nvfs handle") ||
-                contains(m, "cufilebufregister error")))
+  if (error && (ascii::contains(m, "map ioctl failed") || m == "map failed" ||
+                ascii::contains(m, "error allocating nvfs handle") || ascii::contains(m, "cufilebufregister error")))
     return CufileFact::BufRegisterFailed;
-  if (contains(m, "nvidia_peermem") && contains(m, "not loaded")) return CufileFact::PeerMemMissing;
-  if (contains(m, "no matching pair for network device") ||
-      (error && (contains(m, "rdma") || l.component.starts_with("cufio-rdma"))))
+  if (ascii::contains(m, "nvidia_peermem") && ascii::contains(m, "not loaded")) return CufileFact::PeerMemMissing;
+  if (ascii::contains(m, "no matching pair for network device") ||
+      (error && (ascii::contains(m, "rdma") || l.component.starts_with("cufio-rdma"))))
     return CufileFact::RdmaError;
-  if (contains(m, "unsupported block device")) return CufileFact::BlockDeviceUnsupported;
-  if (error && (contains(m, "udev") || contains(m, "volume attributes"))) return CufileFact::DeviceAttributesUnreadable;
-  if (error && (contains(m, "mount table") || contains(m, "mount option"))) return CufileFact::MountTable;
-  if (error && (contains(m, "o_direct") || contains(m, "odirect"))) return CufileFact::ODirect;
-  if (contains(m, "cufilehandleregister error")) return CufileFact::HandleRegisterFailed;
+  if (ascii::contains(m, "unsupported block device")) return CufileFact::BlockDeviceUnsupported;
+  if (error && (ascii::contains(m, "udev") || ascii::contains(m, "volume attributes")))
+    return CufileFact::DeviceAttributesUnreadable;
+  if (error && (ascii::contains(m, "mount table") || ascii::contains(m, "mount option"))) return CufileFact::MountTable;
+  if (error && (ascii::contains(m, "o_direct") || ascii::contains(m, "odirect"))) return CufileFact::ODirect;
+  if (ascii::contains(m, "cufilehandleregister error")) return CufileFact::HandleRegisterFailed;
   if (l.level == "ERROR") return CufileFact::OtherError;
-  if (contains(m, "nvidia_fs driver open invoked") || contains(m, "driver support ok"))
+  if (ascii::contains(m, "nvidia_fs driver open invoked") || ascii::contains(m, "driver support ok"))
     return CufileFact::NvidiaFsOpened;
   return std::nullopt;
 }
@@ -276,13 +262,13 @@ void CufileLogParser::add(CufileFact f, std::string_view line) {
   ++it->count;
   if (it->lines.size() < kMaxQuoted) {
     it->lines.push_back(r_.lines);
-    it->quotes.emplace_back(trim(line).substr(0, kMaxQuote));
+    it->quotes.emplace_back(ascii::trim(line).substr(0, kMaxQuote));
   }
 }
 
 void CufileLogParser::feed(std::string_view raw) {
   ++r_.lines;
-  if (raw.size() > kMaxLine) raw = raw.substr(0, kMaxLine);
+  if (raw.size() > kMaxCufileLogLine) raw = raw.substr(0, kMaxCufileLogLine);
   auto l = parse_line(raw);
   if (!l) return;
   ++r_.log_lines;
@@ -295,10 +281,10 @@ void CufileLogParser::feed(std::string_view raw) {
     auto at = std::lower_bound(pids_.begin(), pids_.end(), *l->pid);
     if ((at == pids_.end() || *at != *l->pid) && pids_.size() < kMaxPids) pids_.insert(at, *l->pid);
   }
-  if (std::string v = word_after(l->message, "GDS release version:"); !v.empty()) r_.gds_version = v;
-  if (std::string v = word_after(l->message, "nvidia_fs version:"); !v.empty()) r_.nvidia_fs_version = v;
-  if (std::string v = word_after(l->message, "libcufile version:"); !v.empty()) r_.libcufile_version = v;
-  if (auto f = classify(*l)) add(*f, raw);
+  if (std::string v = short_word_after(l->message, "GDS release version:"); !v.empty()) r_.gds_version = v;
+  if (std::string v = short_word_after(l->message, "nvidia_fs version:"); !v.empty()) r_.nvidia_fs_version = v;
+  if (std::string v = short_word_after(l->message, "libcufile version:"); !v.empty()) r_.libcufile_version = v;
+  if (auto f = classify_message(*l)) add(*f, raw);
 }
 
 CufileLogReport CufileLogParser::finish() {
@@ -324,7 +310,7 @@ bool looks_like_cufile_log(std::string_view head) {
   std::size_t start = 0, seen = 0;
   while (start < head.size()) {
     std::size_t end = std::min(head.find('\n', start), head.size());
-    std::string_view line = head.substr(start, std::min<std::size_t>(end - start, kMaxLine));
+    std::string_view line = head.substr(start, std::min<std::size_t>(end - start, kMaxCufileLogLine));
     start = end + 1;
     auto l = parse_line(line);
     if (!l) continue;

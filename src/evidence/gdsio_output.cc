@@ -15,53 +15,30 @@
 #include <cmath>
 
 #include "host/text_numbers.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kMaxRuns = 4096;
-constexpr std::size_t kMaxErrors = 256;
-constexpr std::size_t kMaxNotes = 64;
-constexpr std::size_t kMaxLine = 4096;
+constexpr std::size_t kMaxGdsioErrors = 256;
+constexpr std::size_t kMaxGdsioNotes = 64;
+constexpr std::size_t kMaxGdsioLine = 4096;
 constexpr std::size_t kMaxTextKept = 512;  // of a command or error line
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
-bool contains(std::string_view s, std::string_view p) {
-  return s.find(p) != std::string_view::npos;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // Length of the separator at line[i], 0 if none: Markdown marks and the
 // full-width comma of CJK text separate words, as do the commas gdsio
 // prints, so only words are left.
 std::size_t separator_length(std::string_view line, std::size_t i) {
   char c = line[i];
-  if (c == '`' || c == '*' || c == ',' || is_space(c)) return 1;
+  if (c == '`' || c == '*' || c == ',' || ascii::is_space(c)) return 1;
   if (c == '\xEF' && line.substr(i, 3) == "\xEF\xBC\x8C") return 3;  // U+FF0C FULLWIDTH COMMA
   return 0;
 }
 
 // Words are cut from the line itself: a cleaned copy made a byte at a time
 // cost more than the rest of the reading.
-std::vector<std::string> words(std::string_view line) {
+std::vector<std::string> words_between_separators(std::string_view line) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < line.size();) {
     if (std::size_t n = separator_length(line, i)) {
@@ -76,7 +53,7 @@ std::vector<std::string> words(std::string_view line) {
   return out;
 }
 
-std::string cut(std::string_view s) {
+std::string cut_to_kept(std::string_view s) {
   return std::string(s.substr(0, kMaxTextKept));
 }
 
@@ -109,7 +86,7 @@ std::optional<Command> parse_command(std::string_view line, const std::vector<st
     (t[1] == 'x' ? x : io) = value;
   }
   if (!options) return std::nullopt;  // prose that names gdsio
-  c.text = cut(trim(line));
+  c.text = cut_to_kept(ascii::trim(line));
   if (x)
     if (auto n = whole_number<long>(*x)) c.xfer = gdsio_xfer_name(*n);
   if (io)
@@ -119,14 +96,14 @@ std::optional<Command> parse_command(std::string_view line, const std::vector<st
 
 // "GiB/sec" → 1, "MiB/sec" → 1/1024, "GB/s" → 1e9/2^30; nullopt when unknown.
 std::optional<double> to_gib(std::string_view unit) {
-  std::string u = lower(unit);
+  std::string u = ascii::lower(unit);
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  if (starts_with(u, "gib")) return 1.0;
-  if (starts_with(u, "mib")) return 1.0 / 1024.0;
-  if (starts_with(u, "kib")) return 1.0 / (1024.0 * 1024.0);
-  if (starts_with(u, "gb")) return 1e9 / kGiB;
-  if (starts_with(u, "mb")) return 1e6 / kGiB;
-  if (starts_with(u, "kb")) return 1e3 / kGiB;
+  if (u.starts_with("gib")) return 1.0;
+  if (u.starts_with("mib")) return 1.0 / 1024.0;
+  if (u.starts_with("kib")) return 1.0 / (1024.0 * 1024.0);
+  if (u.starts_with("gb")) return 1e9 / kGiB;
+  if (u.starts_with("mb")) return 1e6 / kGiB;
+  if (u.starts_with("kb")) return 1e3 / kGiB;
   return std::nullopt;
 }
 
@@ -144,7 +121,7 @@ struct Fields {
 
 // "16117760/10485760(KiB)": done and requested, in KiB.
 void dataset(std::string_view v, GdsioRun& r) {
-  if (!contains(lower(v), "(kib)")) return;
+  if (!ascii::contains(ascii::lower(v), "(kib)")) return;
   std::size_t slash = v.find('/');
   r.dataset_kib = leading_number<std::uint64_t>(v);
   if (slash != std::string_view::npos) r.requested_kib = leading_number<std::uint64_t>(v.substr(slash + 1));
@@ -158,7 +135,7 @@ Fields parse_fields(const std::vector<std::string>& w) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     const char* key = nullptr;
     for (const char* k : keys)
-      if (starts_with(w[i], k)) {
+      if (w[i].starts_with(k)) {
         key = k;
         break;
       }
@@ -169,14 +146,14 @@ Fields parse_fields(const std::vector<std::string>& w) {
     auto next_word = [&]() -> std::string {
       if (i + 1 >= w.size()) return "";
       for (const char* other : keys)
-        if (starts_with(w[i + 1], other)) return "";
+        if (w[i + 1].starts_with(other)) return "";
       return w[++i];
     };
     if (k == "IoType:") {
-      r.io_type = cut(value);
+      r.io_type = cut_to_kept(value);
       f.head = true;
     } else if (k == "XferType:") {
-      r.xfer_type = cut(value);
+      r.xfer_type = cut_to_kept(value);
       f.head = true;
     } else if (k == "Threads:") {
       r.threads = whole_number<long>(value);
@@ -185,9 +162,9 @@ Fields parse_fields(const std::vector<std::string>& w) {
     } else if (k == "DataSetSize:") {
       dataset(value, r);
     } else if (k == "IOSize:") {
-      r.io_size = cut(value);
+      r.io_size = cut_to_kept(value);
       std::size_t paren = value.find('(');
-      if (paren != std::string::npos && lower(value.substr(paren)) == "(kib)")
+      if (paren != std::string::npos && ascii::lower(value.substr(paren)) == "(kib)")
         r.io_size_kib = whole_number<std::uint64_t>(std::string_view(value).substr(0, paren));
     } else if (k == "Throughput:") {
       f.tail = true;
@@ -199,13 +176,13 @@ Fields parse_fields(const std::vector<std::string>& w) {
       if (ec == std::errc() && std::isfinite(x) && x >= 0) n = x;
       std::string unit(std::string_view(value).substr(static_cast<std::size_t>(end - value.data())));
       if (unit.empty()) unit = next_word();
-      r.throughput_unit = cut(unit);
+      r.throughput_unit = cut_to_kept(unit);
       if (auto scale = to_gib(unit); n && scale) r.throughput_gib_s = *n * *scale;
     } else if (k == "Avg_Latency:") {
       f.tail = true;
       auto n = non_negative(leading_number<double>(value));
-      std::string unit = lower(next_word());
-      double scale = starts_with(unit, "ms") ? 1000.0 : (unit == "s" || unit == "sec" || unit == "secs") ? 1e6 : 1.0;
+      std::string unit = ascii::lower(next_word());
+      double scale = unit.starts_with("ms") ? 1000.0 : (unit == "s" || unit == "sec" || unit == "secs") ? 1e6 : 1.0;
       if (n) r.avg_latency_us = *n * scale;
     } else if (k == "ops:") {
       r.ops = whole_number<std::uint64_t>(value);
@@ -217,7 +194,7 @@ Fields parse_fields(const std::vector<std::string>& w) {
   return f;
 }
 
-class Reader {
+class GdsioReader {
  public:
   void line(std::string_view raw);
   GdsioReport finish();
@@ -225,7 +202,7 @@ class Reader {
  private:
   void finish_run(GdsioRun run);
   void note(std::string text) {
-    if (r_.notes.size() < kMaxNotes) r_.notes.push_back(std::move(text));
+    if (r_.notes.size() < kMaxGdsioNotes) r_.notes.push_back(std::move(text));
   }
 
   GdsioReport r_;
@@ -236,7 +213,7 @@ class Reader {
 // A command's -x and -I fill in what the result does not print; it is used
 // by the one result after it, so a later fragment pasted without its own
 // command is not credited with an earlier run's transfer type.
-void Reader::finish_run(GdsioRun run) {
+void GdsioReader::finish_run(GdsioRun run) {
   if (command_) {
     run.command = command_->text;
     if (run.xfer_type.empty() && !command_->xfer.empty()) {
@@ -258,25 +235,25 @@ void Reader::finish_run(GdsioRun run) {
   if (r_.runs.size() < kMaxRuns) r_.runs.push_back(std::move(run));
 }
 
-void Reader::line(std::string_view raw) {
+void GdsioReader::line(std::string_view raw) {
   ++r_.lines;
-  if (raw.size() > kMaxLine) raw = raw.substr(0, kMaxLine);
-  std::vector<std::string> w = words(raw);
+  if (raw.size() > kMaxGdsioLine) raw = raw.substr(0, kMaxGdsioLine);
+  std::vector<std::string> w = words_between_separators(raw);
   if (w.empty()) return;
   if (auto c = parse_command(raw, w)) {
     ++r_.commands;
     command_ = std::move(c);
     return;
   }
-  std::string l = lower(trim(raw));
+  std::string l = ascii::lower(ascii::trim(raw));
   bool is_result = false;
   for (const auto& word : w)
-    if (starts_with(word, "IoType:") || starts_with(word, "XferType:") || starts_with(word, "Throughput:") ||
-        starts_with(word, "Avg_Latency:"))
+    if (word.starts_with("IoType:") || word.starts_with("XferType:") || word.starts_with("Throughput:") ||
+        word.starts_with("Avg_Latency:"))
       is_result = true;
   if (!is_result) {
-    if (contains(l, "io failed") || contains(l, "failed to submit io") || starts_with(l, "error:")) {
-      if (r_.errors.size() < kMaxErrors) r_.errors.push_back({r_.lines, cut(trim(raw))});
+    if (ascii::contains(l, "io failed") || ascii::contains(l, "failed to submit io") || l.starts_with("error:")) {
+      if (r_.errors.size() < kMaxGdsioErrors) r_.errors.push_back({r_.lines, cut_to_kept(ascii::trim(raw))});
     }
     return;
   }
@@ -311,7 +288,7 @@ void Reader::line(std::string_view raw) {
     partial_ = std::move(f.run);
 }
 
-GdsioReport Reader::finish() {
+GdsioReport GdsioReader::finish() {
   if (partial_) {
     note("line " + std::to_string(partial_->line) + ": a result without its throughput (the line is cut)");
     GdsioRun last = std::move(*partial_);
@@ -370,7 +347,7 @@ std::string gdsio_xfer_name(long x) {
 }
 
 GdsioReport parse_gdsio_output(std::string_view text) {
-  Reader reader;
+  GdsioReader reader;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = std::min(text.find('\n', start), text.size());
@@ -384,10 +361,11 @@ bool looks_like_gdsio_output(std::string_view head) {
   std::size_t start = 0;
   while (start < head.size()) {
     std::size_t end = std::min(head.find('\n', start), head.size());
-    std::string_view line = head.substr(start, std::min<std::size_t>(end - start, kMaxLine));
+    std::string_view line = head.substr(start, std::min<std::size_t>(end - start, kMaxGdsioLine));
     start = end + 1;
-    if (contains(line, "XferType:") || (contains(line, "Throughput:") && contains(line, "Avg_Latency:")) ||
-        contains(line, "IO failed stopping traffic") || contains(line, "failed to submit io of type"))
+    if (ascii::contains(line, "XferType:") ||
+        (ascii::contains(line, "Throughput:") && ascii::contains(line, "Avg_Latency:")) ||
+        ascii::contains(line, "IO failed stopping traffic") || ascii::contains(line, "failed to submit io of type"))
       return true;
   }
   return false;

@@ -15,28 +15,15 @@
 #include <set>
 
 #include "host/text_numbers.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
-constexpr std::size_t kMaxDevices = 1024;
+constexpr std::size_t kMaxIbvDevices = 1024;
 constexpr std::size_t kMaxPorts = 64;
-constexpr std::size_t kMaxNotes = 50;
-constexpr std::size_t kMaxLine = 4096;
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
+constexpr std::size_t kMaxIbvNotes = 50;
+constexpr std::size_t kMaxIbvLine = 4096;
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -53,7 +40,7 @@ std::optional<long> paren_number(std::string_view s) {
 
 std::string_view without_paren(std::string_view s) {
   std::size_t open = s.find('(');
-  return trim(open == std::string_view::npos ? s : s.substr(0, open));
+  return ascii::trim(open == std::string_view::npos ? s : s.substr(0, open));
 }
 
 // "Active" (ibstat), "PORT_ACTIVE (4)" (ibv_devinfo), "4: ACTIVE" (sysfs).
@@ -61,8 +48,8 @@ std::string normalize_state(std::string_view raw) {
   static const char* kByNumber[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
   std::string u = upper(without_paren(raw));
   if (std::size_t colon = u.find(':'); colon != std::string::npos)
-    u = std::string(trim(std::string_view(u).substr(colon + 1)));
-  if (starts_with(u, "PORT_")) u = u.substr(5);
+    u = std::string(ascii::trim(std::string_view(u).substr(colon + 1)));
+  if (u.starts_with("PORT_")) u = u.substr(5);
   if (u == "INITIALIZING" || u == "INITIALIZE") u = "INIT";
   for (const char* known : kByNumber)
     if (u == known) return u;
@@ -76,7 +63,7 @@ std::string normalize_physical_state(std::string_view raw) {
       "", "Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "PhyTest"};
   std::string key;
   std::string_view v = without_paren(raw);
-  if (std::size_t colon = v.find(':'); colon != std::string_view::npos) v = trim(v.substr(colon + 1));
+  if (std::size_t colon = v.find(':'); colon != std::string_view::npos) v = ascii::trim(v.substr(colon + 1));
   for (char c : v)
     if (c != '_' && c != ' ') key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   for (int i = 1; i < 8; ++i)
@@ -88,14 +75,14 @@ std::string normalize_physical_state(std::string_view raw) {
 // "0x98039b03009f3e2a" or "9803:9b03:009f:3e2a" → "9803:9b03:009f:3e2a".
 std::string normalize_guid(std::string_view raw) {
   std::string hex;
-  std::string_view v = trim(raw);
-  if (starts_with(v, "0x") || starts_with(v, "0X")) v.remove_prefix(2);
+  std::string_view v = ascii::trim(raw);
+  if (v.starts_with("0x") || v.starts_with("0X")) v.remove_prefix(2);
   for (char c : v) {
     if (c == ':') continue;
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::string(trim(raw));
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::string(ascii::trim(raw));
     hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  if (hex.empty() || hex.size() > 16) return std::string(trim(raw));
+  if (hex.empty() || hex.size() > 16) return std::string(ascii::trim(raw));
   hex.insert(0, 16 - hex.size(), '0');
   return hex.substr(0, 4) + ":" + hex.substr(4, 4) + ":" + hex.substr(8, 4) + ":" + hex.substr(12, 4);
 }
@@ -105,7 +92,7 @@ std::optional<double> lane_gbps(std::string_view speed) {
   static const std::pair<const char*, double> kGen[] = {{"SDR", 2.5},  {"DDR", 5},       {"QDR", 10},
                                                         {"FDR10", 10}, {"FDR", 14.0625}, {"EDR", 25},
                                                         {"HDR", 50},   {"NDR", 100},     {"XDR", 200}};
-  if (auto v = leading_double(trim(speed)); v && *v > 0) return v;
+  if (auto v = leading_double(ascii::trim(speed)); v && *v > 0) return v;
   std::string u = upper(without_paren(speed));
   for (const auto& [name, gbps] : kGen)
     if (u == name) return gbps;
@@ -133,10 +120,10 @@ struct Line {
 // held the whole paste ("`~$ ibstat" ... "Link layer: InfiniBand`"), then
 // splits "key: value" at the first colon.
 Line split_line(std::string_view raw) {
-  std::string_view s = trim(raw);
-  while (!s.empty() && s.front() == '>') s = trim(s.substr(1));
-  while (!s.empty() && s.front() == '`') s = trim(s.substr(1));
-  while (!s.empty() && s.back() == '`') s = trim(s.substr(0, s.size() - 1));
+  std::string_view s = ascii::trim(raw);
+  while (!s.empty() && s.front() == '>') s = ascii::trim(s.substr(1));
+  while (!s.empty() && s.front() == '`') s = ascii::trim(s.substr(1));
+  while (!s.empty() && s.back() == '`') s = ascii::trim(s.substr(0, s.size() - 1));
   Line l;
   std::size_t colon = s.find(':');
   if (colon == std::string_view::npos) {
@@ -144,8 +131,8 @@ Line split_line(std::string_view raw) {
     return l;
   }
   l.has_colon = true;
-  l.key = std::string(trim(s.substr(0, colon)));
-  l.value = std::string(trim(s.substr(colon + 1)));
+  l.key = std::string(ascii::trim(s.substr(0, colon)));
+  l.value = std::string(ascii::trim(s.substr(colon + 1)));
   return l;
 }
 
@@ -217,20 +204,20 @@ bool is_device_field(Field f) {
 
 // "CA 'mlx5_0'" → "mlx5_0".
 std::optional<std::string> ca_name(const Line& l) {
-  if (l.has_colon || !starts_with(l.key, "CA '") || l.key.back() != '\'' || l.key.size() < 6) return std::nullopt;
+  if (l.has_colon || !l.key.starts_with("CA '") || l.key.back() != '\'' || l.key.size() < 6) return std::nullopt;
   return l.key.substr(4, l.key.size() - 5);
 }
 
 // "Infiniband device 'mlx5_0' port 1 status:" (ibstatus) → {mlx5_0, 1}.
 std::optional<std::pair<std::string, int>> ibstatus_port(const Line& l) {
   constexpr std::string_view kHead = "Infiniband device '";
-  if (!l.has_colon || !l.value.empty() || !starts_with(l.key, kHead)) return std::nullopt;
+  if (!l.has_colon || !l.value.empty() || !l.key.starts_with(kHead)) return std::nullopt;
   std::string_view rest = std::string_view(l.key).substr(kHead.size());
   std::size_t quote = rest.find('\'');
   if (quote == std::string_view::npos || quote == 0) return std::nullopt;
   std::string_view tail = rest.substr(quote + 1);
   constexpr std::string_view kPort = " port ", kStatus = " status";
-  if (!starts_with(tail, kPort) || tail.size() <= kPort.size() + kStatus.size() ||
+  if (!tail.starts_with(kPort) || tail.size() <= kPort.size() + kStatus.size() ||
       tail.substr(tail.size() - kStatus.size()) != kStatus)
     return std::nullopt;
   auto n = whole_number<long>(tail.substr(kPort.size(), tail.size() - kPort.size() - kStatus.size()));
@@ -241,7 +228,7 @@ std::optional<std::pair<std::string, int>> ibstatus_port(const Line& l) {
 // "0x1f" (ibstatus) or "31".
 std::optional<long> lid_number(std::string_view v) {
   v = without_paren(v);
-  if (starts_with(v, "0x") || starts_with(v, "0X")) {
+  if (v.starts_with("0x") || v.starts_with("0X")) {
     long out = 0;
     auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), out, 16);
     if (ec != std::errc() || end != v.data() + v.size() || v.size() == 2) return std::nullopt;
@@ -252,7 +239,7 @@ std::optional<long> lid_number(std::string_view v) {
 
 // "Port 1:" (ibstat) → 1.
 std::optional<int> ibstat_port(const Line& l) {
-  if (!l.has_colon || !l.value.empty() || !starts_with(l.key, "Port ")) return std::nullopt;
+  if (!l.has_colon || !l.value.empty() || !l.key.starts_with("Port ")) return std::nullopt;
   auto n = whole_number<long>(std::string_view(l.key).substr(5));
   if (!n || *n < 0 || *n > 255) return std::nullopt;
   return static_cast<int>(*n);
@@ -285,7 +272,7 @@ class Builder {
 };
 
 void Builder::note(std::string text) {
-  if (r_.notes.size() < kMaxNotes && std::find(r_.notes.begin(), r_.notes.end(), text) == r_.notes.end())
+  if (r_.notes.size() < kMaxIbvNotes && std::find(r_.notes.begin(), r_.notes.end(), text) == r_.notes.end())
     r_.notes.push_back(std::move(text));
 }
 
@@ -298,8 +285,8 @@ void Builder::start_device(std::string name, IbvKind kind) {
   see(kind);
   block_ = kind;
   port_open_ = false;
-  if (r_.devices.size() >= kMaxDevices) {
-    if (!capped_) note("more than " + std::to_string(kMaxDevices) + " devices; the rest are not kept");
+  if (r_.devices.size() >= kMaxIbvDevices) {
+    if (!capped_) note("more than " + std::to_string(kMaxIbvDevices) + " devices; the rest are not kept");
     capped_ = true;
     return;
   }
@@ -442,7 +429,7 @@ void Builder::set_port(Field f, const std::string& v) {
 }
 
 void Builder::line(std::string_view raw) {
-  if (raw.size() > kMaxLine) raw = raw.substr(0, kMaxLine);
+  if (raw.size() > kMaxIbvLine) raw = raw.substr(0, kMaxIbvLine);
   Line l = split_line(raw);
   if (l.key.empty()) return;
   if (auto name = ca_name(l)) return start_device(std::move(*name), IbvKind::Ibstat);
@@ -467,7 +454,7 @@ void Builder::line(std::string_view raw) {
     return start_port(n && *n >= 0 && *n <= 255 ? static_cast<int>(*n) : 0);
   }
   if (l.key == "ibpanic" || l.key == "ibwarn") {
-    if (l.key == "ibpanic") on_ibpanic(trim(raw));
+    if (l.key == "ibpanic") on_ibpanic(ascii::trim(raw));
     return;
   }
   if (!l.has_colon || capped_) return;
@@ -546,13 +533,13 @@ bool looks_like_ibv_text(std::string_view head) {
   std::size_t start = 0, lines = 0, port_keys = 0;
   while (start < head.size() && lines++ < 400) {
     std::size_t end = std::min(head.find('\n', start), head.size());
-    Line l = split_line(head.substr(start, std::min<std::size_t>(end - start, kMaxLine)));
+    Line l = split_line(head.substr(start, std::min<std::size_t>(end - start, kMaxIbvLine)));
     start = end + 1;
     if (ca_name(l) || (l.key == "hca_id" && !l.value.empty()) || ibstatus_port(l)) return true;
     if (l.key == "Physical state" || l.key == "phys_state" || l.key == "link_layer" || l.key == "Link layer" ||
         l.key == "active_speed")
       ++port_keys;
-    if (l.key == "state" && starts_with(l.value, "PORT_")) ++port_keys;
+    if (l.key == "state" && l.value.starts_with("PORT_")) ++port_keys;
     // A fragment ("...", "Port 1:", "State: Down", "Physical state: Polling").
     if (ibstat_port(l)) ++port_keys;
     if (l.key == "State") {

@@ -11,7 +11,7 @@ using scan::is_alnum;
 using scan::is_digit;
 using scan::is_space;
 
-constexpr std::size_t kMaxName = 64;  // a net / plugin name
+constexpr std::size_t kMaxNetName = 64;  // a net / plugin name
 
 // A forward reader over the message. Literals are compared in place and
 // numbers read digit by digit: this runs on most lines of a large log.
@@ -76,8 +76,8 @@ bool take_net_spec(Cursor s, NcclChannelLine& c) {
   if (!s.lit("NET/")) return false;
   // A loop, not memchr: the name is a few bytes, shorter than the call.
   std::size_t n = 0;
-  while (n < s.left() && n <= kMaxName && s.p[n] != '/') ++n;
-  if (n == 0 || n > kMaxName || n == s.left()) return false;
+  while (n < s.left() && n <= kMaxNetName && s.p[n] != '/') ++n;
+  if (n == 0 || n > kMaxNetName || n == s.left()) return false;
   c.net_name = std::string_view(s.p, n);
   s.p += n + 1;
   auto dev = s.number();

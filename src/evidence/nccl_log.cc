@@ -55,16 +55,6 @@ using scan::trim;
 
 // NCCL cuts the host name at the first '.' and turns other specials into '-'.
 
-// One line number per occurrence: the first few kept, all counted.
-struct Evidence {
-  std::vector<std::size_t> lines;
-  std::size_t count = 0;
-  void add(std::size_t line) {
-    ++count;
-    if (lines.size() < kEvidenceLines) lines.push_back(line);
-  }
-};
-
 std::vector<std::size_t> merge_lines(std::vector<std::size_t> a, const std::vector<std::size_t>& b) {
   a.insert(a.end(), b.begin(), b.end());
   std::sort(a.begin(), a.end());
@@ -92,31 +82,6 @@ NcclConnection connection_of(const NcclChannelLine& p, std::string_view host, st
   c.line = line;
   return c;
 }
-
-// Distinct ranks, counted up to kMaxRanks: a bitmap for the rank numbers
-// jobs have, a hash set for the odd huge one.
-class RankSet {
- public:
-  void add(int rank) {
-    if (count_ >= kMaxRanks) return;
-    if (rank >= 0 && rank < kBitmapRanks) {
-      auto r = static_cast<std::size_t>(rank);
-      if (r >= bits_.size()) bits_.resize(std::max(r + 1, bits_.size() * 2), false);
-      if (bits_[r]) return;
-      bits_[r] = true;
-      ++count_;
-    } else if (others_.insert(rank).second) {
-      ++count_;
-    }
-  }
-  std::size_t size() const { return count_; }
-
- private:
-  static constexpr int kBitmapRanks = 1 << 22;
-  std::vector<bool> bits_;
-  std::unordered_set<int> others_;
-  std::size_t count_ = 0;
-};
 
 void add_name(std::vector<std::string>& names, std::string_view name) {
   if (name.empty() || names.size() >= kMaxNames) return;
@@ -203,6 +168,45 @@ bool looks_like_nccl_log(std::string_view head) {
 // ------------------------------------------------------------------ state
 
 struct NcclLogParser::State {
+  // Evidence and RankSet are State's own types, not the anonymous
+  // namespace's: a member of a class with linkage must not have a type
+  // without it (GCC's -Wsubobject-linkage once the file is in a unity build).
+
+  // One line number per occurrence: the first few kept, all counted.
+  struct Evidence {
+    std::vector<std::size_t> lines;
+    std::size_t count = 0;
+    void add(std::size_t line) {
+      ++count;
+      if (lines.size() < kEvidenceLines) lines.push_back(line);
+    }
+  };
+
+  // Distinct ranks, counted up to kMaxRanks: a bitmap for the rank numbers
+  // jobs have, a hash set for the odd huge one.
+  class RankSet {
+   public:
+    void add(int rank) {
+      if (count_ >= kMaxRanks) return;
+      if (rank >= 0 && rank < kBitmapRanks) {
+        auto r = static_cast<std::size_t>(rank);
+        if (r >= bits_.size()) bits_.resize(std::max(r + 1, bits_.size() * 2), false);
+        if (bits_[r]) return;
+        bits_[r] = true;
+        ++count_;
+      } else if (others_.insert(rank).second) {
+        ++count_;
+      }
+    }
+    std::size_t size() const { return count_; }
+
+   private:
+    static constexpr int kBitmapRanks = 1 << 22;
+    std::vector<bool> bits_;
+    std::unordered_set<int> others_;
+    std::size_t count_ = 0;
+  };
+
   std::optional<NcclVersion> assumed, current;
   std::size_t line_no = 0, records = 0, cut_lines = 0, intra = 0;
   std::vector<std::string> versions, hosts, devices, interfaces, net_modules;

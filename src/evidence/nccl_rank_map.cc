@@ -18,7 +18,7 @@ using scan::skip_spaces;
 using scan::take_int;
 using scan::trim;
 
-constexpr std::size_t kMaxRanks = 65536;
+constexpr std::size_t kMaxMappedRanks = 65536;
 constexpr std::size_t kMaxLists = 1024;
 constexpr std::size_t kMaxDevices = 256;
 
@@ -115,7 +115,7 @@ struct NcclRankMapCollector::State {
     auto key = std::make_pair(p.host, p.rank);
     auto it = ranks.find(key);
     if (it == ranks.end()) {
-      if (ranks.size() >= kMaxRanks) return;
+      if (ranks.size() >= kMaxMappedRanks) return;
       order.push_back(key);
       ranks.emplace(key, std::move(p));
     } else if (p.nranks > it->second.nranks) {

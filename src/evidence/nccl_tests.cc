@@ -14,13 +14,10 @@
 #include "host/text_numbers.h"
 
 namespace gdrcheck {
-
-using namespace nccltests;
-
 namespace {
 
-constexpr std::size_t kMaxNotes = 50;
-constexpr std::size_t kMaxErrors = 20;
+constexpr std::size_t kMaxNcclTestsNotes = 50;
+constexpr std::size_t kMaxNcclTestsErrors = 20;
 
 }  // namespace
 
@@ -59,7 +56,7 @@ NcclTestsRun& NcclTestsParser::fresh_run() {
 
 void NcclTestsParser::note(std::string text) {
   auto& notes = current().notes;
-  if (notes.size() < kMaxNotes && std::find(notes.begin(), notes.end(), text) == notes.end())
+  if (notes.size() < kMaxNcclTestsNotes && std::find(notes.begin(), notes.end(), text) == notes.end())
     notes.push_back(std::move(text));
 }
 
@@ -97,7 +94,7 @@ bool ranks_from_zero_without_gaps(const NcclTestsRun& run) {
 // the list ended where the tool ended it.
 void add_run_notes(NcclTestsRun& run, bool table_followed) {
   auto add = [&](std::string s) {
-    if (run.notes.size() < kMaxNotes) run.notes.push_back(std::move(s));
+    if (run.notes.size() < kMaxNcclTestsNotes) run.notes.push_back(std::move(s));
   };
   if (!run.ranks.empty()) {
     bool whole = ranks_from_zero_without_gaps(run);
@@ -116,7 +113,7 @@ void add_run_notes(NcclTestsRun& run, bool table_followed) {
   }
   if (run.test_name.empty() && !run.rows.empty()) {
     std::string basis;
-    run.test_name = infer_test_name(run, &basis);
+    run.test_name = nccltests::infer_test_name(run, &basis);
     run.test_name_inferred = !run.test_name.empty();
     add(run.test_name.empty() ? "test name not printed and not decided by the table (" + basis + ")"
                               : "test name not printed; " + run.test_name + " inferred from the table (" + basis + ")");
@@ -144,23 +141,23 @@ void NcclTestsParser::close_run() {
 // Lines that start with '#' (or the same text without it, as old releases
 // and Markdown pastes print). Returns false when the line is none of them.
 bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw) {
-  std::string_view first = first_word(body);
+  std::string_view first = nccltests::first_word(body);
   if (first.empty()) return true;
-  if (starts_with(body, "nccl-tests version") || starts_with(body, "rccl-tests version")) {
+  if (body.starts_with("nccl-tests version") || body.starts_with("rccl-tests version")) {
     auto& run =
         (run_has_table_ || (run_ && (!run_->version_line.empty() || !run_->params.empty()))) ? fresh_run() : current();
     run.version_line = std::string(raw);
     run.tool = std::string(body.substr(0, 10));
-    if (auto v = nccl_library_version(body); v && run.nccl_version.empty()) run.nccl_version = *v;
+    if (auto v = nccltests::nccl_library_version(body); v && run.nccl_version.empty()) run.nccl_version = *v;
     return true;
   }
-  if (starts_with(body, "Collective test starting:")) {
+  if (body.starts_with("Collective test starting:")) {
     auto& run =
         (run_has_table_ || (run_ && (!run_->test_name.empty() || !run_->params.empty()))) ? fresh_run() : current();
-    run.test_name = std::string(trim(body.substr(25)));
+    run.test_name = std::string(nccltests::trim(body.substr(25)));
     return true;
   }
-  if (starts_with(body, "Collective test concluded:")) {
+  if (body.starts_with("Collective test concluded:")) {
     current().complete = true;
     close_run();
     return true;
@@ -177,36 +174,36 @@ bool NcclTestsParser::handle_comment(std::string_view body, std::string_view raw
       if (siblings_.size() < 64) siblings_.emplace_back();
     }
     auto& run = (run_has_table_ || (run_ && !run_->params.empty())) ? fresh_run() : current();
-    run.params = parse_params(body);
+    run.params = nccltests::parse_params(body);
     if (sibling && run.command_test_name.empty()) run.command_test_name = std::move(command);
     return true;
   }
   if (first == "Rank") return handle_rank(body);
-  if (contains(body, "out-of-place")) {
+  if (nccltests::contains(body, "out-of-place")) {
     // The group names above the header; most print out-of-place first.
     auto in = body.find("in-place");
     groups_in_place_first_ = in != std::string_view::npos && in < body.find("out-of-place");
     return true;
   }
-  if (starts_with(body, "Using devices") || first == "(B)") return true;
+  if (body.starts_with("Using devices") || first == "(B)") return true;
   if (first == "size") {
-    auto words = split_words(body);
+    auto words = nccltests::split_words(body);
     if (std::find(words.begin(), words.end(), "busbw") != words.end()) return handle_header(words);
   }
-  if (starts_with(body, "Out of bounds values")) return handle_out_of_bounds(body);
-  if (starts_with(body, "Avg bus bandwidth")) return handle_average(body);
-  if (starts_with(body, "error:") && raw.front() == '#') {
-    add_error(std::string(trim(body.substr(6))));
+  if (body.starts_with("Out of bounds values")) return handle_out_of_bounds(body);
+  if (body.starts_with("Avg bus bandwidth")) return handle_average(body);
+  if (body.starts_with("error:") && raw.front() == '#') {
+    add_error(std::string(nccltests::trim(body.substr(6))));
     return true;
   }
-  if (starts_with(body, "Reducing maxBytes")) {
+  if (body.starts_with("Reducing maxBytes")) {
     note(std::string(body));
     return true;
   }
-  return starts_with(body, "Blocking Enabled") || starts_with(body, "Parallel Init") ||
-         starts_with(body, "Per-Iteration Report") || starts_with(body, "Writing JSON") ||
-         starts_with(body, "Errors with asterisks") || starts_with(body, "GPU memory usage") ||
-         starts_with(body, "skipping json");
+  return body.starts_with("Blocking Enabled") || body.starts_with("Parallel Init") ||
+         body.starts_with("Per-Iteration Report") || body.starts_with("Writing JSON") ||
+         body.starts_with("Errors with asterisks") || body.starts_with("GPU memory usage") ||
+         body.starts_with("skipping json");
 }
 
 // A rank number the open run already listed, while runs opened next to it
@@ -230,7 +227,7 @@ bool NcclTestsParser::rank_to_sibling(NcclTestsRank& rank) {
 }
 
 bool NcclTestsParser::handle_rank(std::string_view body) {
-  auto r = parse_rank(body);
+  auto r = nccltests::parse_rank(body);
   if (!r) return false;
   if (run_ && (run_has_table_ || run_->complete)) fresh_run();  // a new run's rank list after a table
   if (total_ranks_ >= kMaxRanks) {
@@ -269,7 +266,7 @@ bool NcclTestsParser::handle_header(const std::vector<std::string_view>& words) 
 }
 
 bool NcclTestsParser::handle_out_of_bounds(std::string_view body) {
-  auto v = parse_out_of_bounds(body);
+  auto v = nccltests::parse_out_of_bounds(body);
   auto& run = current();
   run_has_table_ = true;
   if (!v) {
@@ -287,7 +284,7 @@ bool NcclTestsParser::handle_average(std::string_view body) {
   run_has_table_ = true;
   run.complete = true;
   std::size_t colon = body.find(':');
-  auto w = split_words(colon == std::string_view::npos ? std::string_view() : body.substr(colon + 1));
+  auto w = nccltests::split_words(colon == std::string_view::npos ? std::string_view() : body.substr(colon + 1));
   auto v = w.empty() ? std::nullopt : whole_number<double>(w[0]);
   if (!v) {
     note("unreadable footer: " + std::string(body));
@@ -301,23 +298,23 @@ bool NcclTestsParser::handle_average(std::string_view body) {
 
 void NcclTestsParser::add_error(std::string text) {
   auto& run = current();
-  if (run.errors.size() < kMaxErrors)
+  if (run.errors.size() < kMaxNcclTestsErrors)
     run.errors.push_back(std::move(text));
   else
-    note("more than " + std::to_string(kMaxErrors) + " error lines; the rest are not kept");
+    note("more than " + std::to_string(kMaxNcclTestsErrors) + " error lines; the rest are not kept");
 }
 
 bool NcclTestsParser::handle_row(std::string_view text) {
-  auto row = parse_row(text, layout_.group_width, layout_.seen, !layout_.seen || layout_.type_column);
+  auto row = nccltests::parse_row(text, layout_.group_width, layout_.seen, !layout_.seen || layout_.type_column);
   if (!row) return false;
   if (layout_.in_place_first) std::swap(row->in_place, row->out_of_place);
   auto& run = current();
   run_has_table_ = true;
   if (run.wrong_column.empty() && row->out_of_place && row->out_of_place->wrong) {
     // No header: an exponent or a fraction means the old error column.
-    auto w = split_words(text);
+    auto w = nccltests::split_words(text);
     bool fractional = std::any_of(w.begin() + 3, w.end(), [](std::string_view t) {
-      return (contains(t, "e-") || contains(t, "e+")) && whole_number<double>(t);
+      return (nccltests::contains(t, "e-") || nccltests::contains(t, "e+")) && whole_number<double>(t);
     });
     run.wrong_column = fractional ? "error" : "#wrong";
   }
@@ -352,12 +349,12 @@ void NcclTestsParser::feed(std::string_view raw_line) {
   if (finished_) return;
   ++report_.lines;
   std::string scratch;
-  std::string_view line = clean(raw_line, &scratch);
-  if (auto halves = split_side_by_side(line)) {
+  std::string_view line = nccltests::clean(raw_line, &scratch);
+  if (auto halves = nccltests::split_side_by_side(line)) {
     feed_right(halves->right);
     line = halves->left;
   }
-  read_line(strip_launcher(line));
+  read_line(nccltests::strip_launcher(line));
 }
 
 void NcclTestsParser::feed_right(std::string_view text) {
@@ -368,28 +365,28 @@ void NcclTestsParser::feed_right(std::string_view text) {
 
 void NcclTestsParser::read_line(std::string_view text) {
   if (text.empty()) return;
-  if (is_nccl_log_line(text)) {
+  if (nccltests::is_nccl_log_line(text)) {
     ++report_.info_lines;
-    if (auto v = nccl_version_in(text); v && run_) run_->nccl_version = *v;
+    if (auto v = nccltests::nccl_version_in(text); v && run_) run_->nccl_version = *v;
     return;
   }
-  if (starts_with(text, "NCCL version ")) {
-    if (auto v = nccl_version_in(text)) current().nccl_version = *v;
+  if (text.starts_with("NCCL version ")) {
+    if (auto v = nccltests::nccl_version_in(text)) current().nccl_version = *v;
     return;
   }
-  if (starts_with(text, "rccl-tests:")) {  // "rccl-tests: Version HEAD:e1b8a3a"
+  if (text.starts_with("rccl-tests:")) {  // "rccl-tests: Version HEAD:e1b8a3a"
     auto& run = current();
     if (run.version_line.empty()) run.version_line = std::string(text);
     run.tool = "rccl-tests";
     return;
   }
   if (text.front() == '#') {
-    handle_comment(trim(text.substr(1)), text);
+    handle_comment(nccltests::trim(text.substr(1)), text);
     return;
   }
   if (handle_comment(text, text) || handle_row(text)) return;
-  if (std::string name = command_test_name(text); !name.empty()) return on_command_line(std::move(name));
-  if (is_error_line(text)) add_error(std::string(text));
+  if (std::string name = nccltests::command_test_name(text); !name.empty()) return on_command_line(std::move(name));
+  if (nccltests::is_error_line(text)) add_error(std::string(text));
 }
 
 NcclTestsReport NcclTestsParser::finish() {
@@ -399,7 +396,8 @@ NcclTestsReport NcclTestsParser::finish() {
       // Printed after the left-hand runs, in the order a reader compares them.
       NcclTestsReport right = right_->finish();
       for (auto& run : right.runs) {
-        if (run.notes.size() < kMaxNotes) run.notes.push_back("the right-hand output of two pasted side by side ('|')");
+        if (run.notes.size() < kMaxNcclTestsNotes)
+          run.notes.push_back("the right-hand output of two pasted side by side ('|')");
         report_.runs.push_back(std::move(run));
       }
       report_.notes.push_back("two outputs pasted side by side, one '|' between them: read as separate runs");
@@ -418,24 +416,24 @@ bool looks_like_nccl_tests(std::string_view head) {
   while (start < head.size() && lines++ < 400) {
     std::size_t end = std::min(head.find('\n', start), head.size());
     std::string scratch;
-    std::string_view t = clean(head.substr(start, end - start), &scratch);
-    if (auto halves = split_side_by_side(t)) t = halves->left;
-    t = strip_launcher(t);
+    std::string_view t = nccltests::clean(head.substr(start, end - start), &scratch);
+    if (auto halves = nccltests::split_side_by_side(t)) t = halves->left;
+    t = nccltests::strip_launcher(t);
     start = end + 1;
-    if (!t.empty() && t.front() == '#') t = trim(t.substr(1));
-    if (starts_with(t, "nccl-tests version") || starts_with(t, "rccl-tests version") ||
-        starts_with(t, "Collective test starting:") || starts_with(t, "Avg bus bandwidth") ||
-        starts_with(t, "Out of bounds values"))
+    if (!t.empty() && t.front() == '#') t = nccltests::trim(t.substr(1));
+    if (t.starts_with("nccl-tests version") || t.starts_with("rccl-tests version") ||
+        t.starts_with("Collective test starting:") || t.starts_with("Avg bus bandwidth") ||
+        t.starts_with("Out of bounds values"))
       return true;
-    auto w = split_words(t);
+    auto w = nccltests::split_words(t);
     if (w.size() >= 4 && w[0] == "nThread" && w[2] == "nGpus") return true;
     bool is_header =
         std::find(w.begin(), w.end(), "size") != w.end() && std::find(w.begin(), w.end(), "busbw") != w.end();
     header = header || is_header;
     if (is_header) typed = std::find(w.begin(), w.end(), "type") != w.end();
-    if (header && !is_header && parse_row(t, 4, false, typed)) return true;
+    if (header && !is_header && nccltests::parse_row(t, 4, false, typed)) return true;
     // A table cut above its header: three rows in a row are enough.
-    headless_rows = !is_header && parse_row(t, 4, false, true) ? headless_rows + 1 : 0;
+    headless_rows = !is_header && nccltests::parse_row(t, 4, false, true) ? headless_rows + 1 : 0;
     if (headless_rows >= 3) return true;
   }
   return false;

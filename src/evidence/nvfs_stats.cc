@@ -13,47 +13,44 @@
 namespace gdrcheck {
 namespace {
 
-constexpr std::size_t kMaxLines = 4096;
-constexpr std::size_t kMaxLine = 4096;
+constexpr std::size_t kMaxNvfsLines = 4096;
+constexpr std::size_t kMaxNvfsLine = 4096;
 constexpr std::size_t kMaxGroups = 64;
 constexpr std::size_t kMaxKeys = 64;  // per group, per GPU, and scalars
-constexpr std::size_t kMaxGpus = 1024;
-constexpr std::size_t kMaxName = 64;   // a label or key longer than this is not nvidia-fs's
-constexpr std::size_t kMaxText = 128;  // a version or level string
+constexpr std::size_t kMaxNvfsGpus = 1024;
+constexpr std::size_t kMaxNvfsName = 64;  // a label or key longer than this is not nvidia-fs's
+constexpr std::size_t kMaxText = 128;     // a version or level string
 
-bool is_space(char c) {
+// isspace but '\n': the text is cut into lines at '\n' before these run.
+bool is_space_but_newline(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+std::string_view trim_space_but_newline(std::string_view s) {
+  while (!s.empty() && is_space_but_newline(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space_but_newline(s.back())) s.remove_suffix(1);
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
-std::vector<std::string_view> words(std::string_view s) {
+std::vector<std::string_view> space_separated_words(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
   while (i < s.size()) {
-    while (i < s.size() && is_space(s[i])) ++i;
+    while (i < s.size() && is_space_but_newline(s[i])) ++i;
     std::size_t start = i;
-    while (i < s.size() && !is_space(s[i])) ++i;
+    while (i < s.size() && !is_space_but_newline(s[i])) ++i;
     if (i > start) out.push_back(s.substr(start, i - start));
   }
   return out;
 }
 
-std::string bounded(std::string_view s) {
+std::string bounded_text(std::string_view s) {
   return std::string(s.substr(0, kMaxText));
 }
 
 // "True"/"Enabled" and their opposites as nvidia-fs prints them.
-std::optional<bool> flag(std::string_view v) {
-  v = trim(v);
+std::optional<bool> parse_flag(std::string_view v) {
+  v = trim_space_but_newline(v);
   if (v == "True" || v == "Enabled") return true;
   if (v == "False" || v == "Disabled") return false;
   return std::nullopt;
@@ -64,7 +61,7 @@ std::optional<std::string> in_parens(std::string_view line, std::string_view pre
   std::string_view rest = line.substr(prefix.size());
   std::size_t close = rest.find(')');
   if (close == std::string_view::npos) return std::nullopt;
-  return bounded(trim(rest.substr(0, close)));
+  return bounded_text(trim_space_but_newline(rest.substr(0, close)));
 }
 
 bool is_pair(std::string_view word) {
@@ -72,25 +69,25 @@ bool is_pair(std::string_view word) {
   return eq != std::string_view::npos && eq > 0;
 }
 
-class Reader {
+class NvfsStatsReader {
  public:
-  explicit Reader(NvfsStats& s) : s_(s) {}
+  explicit NvfsStatsReader(NvfsStats& s) : s_(s) {}
 
   void line(std::string_view raw) {
-    if (raw.size() > kMaxLine) {
+    if (raw.size() > kMaxNvfsLine) {
       ++s_.ignored_lines;
       return;
     }
-    std::string_view l = trim(raw);
+    std::string_view l = trim_space_but_newline(raw);
     if (l.empty()) return;
     std::size_t colon = l.find(':');
     if (colon == std::string_view::npos) return continuation(l);
     last_ = Last::None;  // set again by a group or GPU line
     if (header(l)) return;
-    if (starts_with(l, "GPU ")) return gpu(l);
-    std::string_view label = trim(l.substr(0, colon));
-    std::string_view rest = trim(l.substr(colon + 1));
-    if (label.empty() || label.size() > kMaxName || label.find('=') != std::string_view::npos) {
+    if (l.starts_with("GPU ")) return gpu(l);
+    std::string_view label = trim_space_but_newline(l.substr(0, colon));
+    std::string_view rest = trim_space_but_newline(l.substr(colon + 1));
+    if (label.empty() || label.size() > kMaxNvfsName || label.find('=') != std::string_view::npos) {
       ++s_.ignored_lines;
       return;
     }
@@ -104,25 +101,25 @@ class Reader {
 
  private:
   bool header(std::string_view l) {
-    if (starts_with(l, "GDS Version:")) {
-      s_.gds_version = bounded(trim(l.substr(12)));
-    } else if (starts_with(l, "NVFS statistics(ver:")) {
+    if (l.starts_with("GDS Version:")) {
+      s_.gds_version = bounded_text(trim_space_but_newline(l.substr(12)));
+    } else if (l.starts_with("NVFS statistics(ver:")) {
       s_.stats_version = in_parens(l, "NVFS statistics(ver:");
-    } else if (starts_with(l, "NVFS Driver(version:")) {
+    } else if (l.starts_with("NVFS Driver(version:")) {
       s_.driver_version = in_parens(l, "NVFS Driver(version:");
-    } else if (starts_with(l, "Mellanox PeerDirect Supported:")) {
-      s_.peerdirect = flag(l.substr(30));
-    } else if (starts_with(l, "IO stats:")) {
+    } else if (l.starts_with("Mellanox PeerDirect Supported:")) {
+      s_.peerdirect = parse_flag(l.substr(30));
+    } else if (l.starts_with("IO stats:")) {
       // "IO stats: Enabled, peer IO stats: Disabled"
       std::string_view rest = l.substr(9);
       std::size_t comma = rest.find(',');
-      s_.io_stats = flag(rest.substr(0, comma));
+      s_.io_stats = parse_flag(rest.substr(0, comma));
       if (comma != std::string_view::npos) {
-        std::string_view peer = trim(rest.substr(comma + 1));
-        if (starts_with(peer, "peer IO stats:")) s_.peer_io_stats = flag(peer.substr(14));
+        std::string_view peer = trim_space_but_newline(rest.substr(comma + 1));
+        if (peer.starts_with("peer IO stats:")) s_.peer_io_stats = parse_flag(peer.substr(14));
       }
-    } else if (starts_with(l, "Logging level:")) {
-      s_.logging_level = bounded(trim(l.substr(14)));
+    } else if (l.starts_with("Logging level:")) {
+      s_.logging_level = bounded_text(trim_space_but_newline(l.substr(14)));
     } else {
       return false;
     }
@@ -131,12 +128,12 @@ class Reader {
 
   // "GPU 0000:be:00.0  uuid:87e5... : Registered_MiB=0 ..."
   void gpu(std::string_view l) {
-    std::vector<std::string_view> w = words(l);
-    if (w.size() < 2 || w[1].size() > kMaxName) {
+    std::vector<std::string_view> w = space_separated_words(l);
+    if (w.size() < 2 || w[1].size() > kMaxNvfsName) {
       ++s_.ignored_lines;
       return;
     }
-    if (s_.gpus.size() >= kMaxGpus) {
+    if (s_.gpus.size() >= kMaxNvfsGpus) {
       s_.truncated = true;
       last_ = Last::None;
       return;
@@ -144,8 +141,8 @@ class Reader {
     NvfsGpu g;
     g.bdf = std::string(w[1]);
     for (std::size_t i = 2; i < w.size(); ++i) {
-      if (starts_with(w[i], "uuid:") && g.uuid.empty())
-        g.uuid = std::string(w[i].substr(5, kMaxName));
+      if (w[i].starts_with("uuid:") && g.uuid.empty())
+        g.uuid = std::string(w[i].substr(5, kMaxNvfsName));
       else if (is_pair(w[i]))
         pair(g.values, w[i]);
     }
@@ -154,7 +151,7 @@ class Reader {
   }
 
   void group(std::string_view label, std::string_view rest) {
-    std::vector<std::string_view> pairs = words(rest);
+    std::vector<std::string_view> pairs = space_separated_words(rest);
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [](std::string_view w) { return !is_pair(w); }),
                 pairs.end());
     if (pairs.empty()) {
@@ -179,7 +176,7 @@ class Reader {
   // A line of key=value words only: the tail of the line before, broken
   // by whatever displayed it.
   void continuation(std::string_view l) {
-    std::vector<std::string_view> w = words(l);
+    std::vector<std::string_view> w = space_separated_words(l);
     if (last_ == Last::None || w.empty() || !std::all_of(w.begin(), w.end(), is_pair)) {
       ++s_.ignored_lines;
       return;
@@ -196,7 +193,7 @@ class Reader {
   // The first value of a key counts; a key printed twice (never by
   // nvidia-fs) cannot overwrite it.
   void add(NvfsValues& into, std::string_view key, NvfsValue v) {
-    if (key.size() > kMaxName) return;
+    if (key.size() > kMaxNvfsName) return;
     if (std::any_of(into.begin(), into.end(), [&](const auto& kv) { return kv.first == key; })) return;
     if (into.size() >= kMaxKeys) {
       s_.truncated = true;
@@ -212,7 +209,7 @@ class Reader {
   std::size_t last_group_ = 0;
 };
 
-const NvfsValue* find(const NvfsValues& values, std::string_view key) {
+const NvfsValue* find_value(const NvfsValues& values, std::string_view key) {
   for (const auto& [k, v] : values)
     if (k == key) return &v;
   return nullptr;
@@ -237,11 +234,11 @@ const NvfsGroup* NvfsStats::group(std::string_view name) const {
 
 const NvfsValue* NvfsStats::value(std::string_view name, std::string_view key) const {
   const NvfsGroup* g = group(name);
-  return g ? find(g->values, key) : nullptr;
+  return g ? find_value(g->values, key) : nullptr;
 }
 
 const NvfsValue* NvfsStats::scalar(std::string_view label) const {
-  return find(scalars, label);
+  return find_value(scalars, label);
 }
 
 const NvfsValue* NvfsStats::first_value(std::string_view name, std::initializer_list<std::string_view> keys) const {
@@ -256,10 +253,10 @@ NvfsStats parse_nvfs_stats(std::string_view text) {
     text = text.substr(0, kMaxNvfsStatsBytes);
     s.truncated = true;
   }
-  Reader reader(s);
+  NvfsStatsReader reader(s);
   std::size_t lines = 0;
   while (!text.empty()) {
-    if (++lines > kMaxLines) {
+    if (++lines > kMaxNvfsLines) {
       s.truncated = true;
       break;
     }

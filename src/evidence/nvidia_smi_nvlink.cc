@@ -16,33 +16,18 @@
 #include <set>
 
 #include "host/text_numbers.h"
+#include "text/ascii.h"
+#include "text/binary_text.h"
 
 namespace gdrcheck {
 namespace {
 
-constexpr std::size_t kMaxLineBytes = 4096;  // of a cleaned line; the rest is skipped
-constexpr std::size_t kMaxGpus = 1024;
+constexpr std::size_t kMaxNvlinkLineBytes = 4096;  // of a cleaned line; the rest is skipped
+constexpr std::size_t kMaxNvlinkGpus = 1024;
 constexpr int kMaxLinks = 64;  // NVML knows at most 18 today; room for the next generations
-constexpr std::size_t kMaxNameBytes = 128;
+constexpr std::size_t kMaxGpuNameBytes = 128;
 constexpr std::size_t kMaxValueBytes = 96;
-constexpr std::size_t kMaxNotes = 16;
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_blank(char c) {
-  return c == ' ' || c == '\t';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
+constexpr std::size_t kMaxNvlinkNotes = 16;
 
 bool contains_nocase(std::string_view s, std::string_view word) {
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
@@ -53,21 +38,10 @@ bool contains_nocase(std::string_view s, std::string_view word) {
 
 // ------------------------------------------------------------- cleaning
 
-// NUL bytes or many control bytes: a binary file, not captured text.
-bool looks_binary(std::string_view text) {
-  std::size_t control = 0, n = std::min<std::size_t>(text.size(), 65536);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c == 0) return true;
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b) || c == 0x7f) ++control;
-  }
-  return n > 0 && control * 20 > n;  // more than 5 %
-}
-
 // Length of the terminal escape at s[i], 0 when there is none: CSI
 // ("ESC[01;32m"), OSC ("ESC]0;title BEL"), other two-byte escapes, and the
 // "[0m" debris a paste leaves when the ESC byte is lost.
-std::size_t escape_length(std::string_view s, std::size_t i) {
+std::size_t terminal_escape_length(std::string_view s, std::size_t i) {
   if (s[i] == '\x1b') {
     if (i + 1 >= s.size()) return 1;
     std::size_t j = i + 2;
@@ -83,12 +57,12 @@ std::size_t escape_length(std::string_view s, std::size_t i) {
   }
   if (s[i] != '[') return 0;
   std::size_t j = i + 1;
-  while (j < s.size() && (is_digit(s[j]) || s[j] == ';')) ++j;
+  while (j < s.size() && (ascii::is_digit(s[j]) || s[j] == ';')) ++j;
   return j > i + 1 && j < s.size() && s[j] == 'm' ? j + 1 - i : 0;
 }
 
 // Calls `on_line` with each line, escapes and CR removed, other control
-// bytes turned into spaces, at most kMaxLineBytes long.
+// bytes turned into spaces, at most kMaxNvlinkLineBytes long.
 template <class F>
 void for_each_clean_line(std::string_view text, F on_line) {
   std::string line;
@@ -100,13 +74,13 @@ void for_each_clean_line(std::string_view text, F on_line) {
       ++i;
       continue;
     }
-    if (std::size_t n = escape_length(text, i)) {
+    if (std::size_t n = terminal_escape_length(text, i)) {
       i += n;
       continue;
     }
     ++i;
     auto u = static_cast<unsigned char>(c);
-    if (c == '\r' || line.size() >= kMaxLineBytes) continue;
+    if (c == '\r' || line.size() >= kMaxNvlinkLineBytes) continue;
     line += (u < 0x20 && c != '\t') || u == 0x7f ? ' ' : c;
   }
   if (!line.empty()) on_line(std::string_view(line));
@@ -127,7 +101,7 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 // Text from the output made safe to keep and print: ASCII and well-formed
 // UTF-8 stay, a tab becomes a space, any other byte '?'; at most `max` bytes.
 std::string clean_text(std::string_view s, std::size_t max) {
-  s = trim(s);
+  s = ascii::trim(s, " \t");
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
     auto c = static_cast<unsigned char>(s[i]);
@@ -151,21 +125,21 @@ std::string clean_text(std::string_view s, std::size_t max) {
 
 // "<word><number>:" anywhere in the line: the number (at most `digits`
 // long) and what follows the colon.
-struct Numbered {
+struct NumberedWord {
   int number = -1;
   std::string_view rest;
 };
 
-std::optional<Numbered> find_numbered(std::string_view line, std::string_view word, std::size_t digits,
-                                      bool blank_after) {
+std::optional<NumberedWord> find_numbered(std::string_view line, std::string_view word, std::size_t digits,
+                                          bool blank_after) {
   for (std::size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
     std::size_t i = at + word.size(), start = i;
-    while (i < line.size() && is_digit(line[i]) && i - start <= digits) ++i;
+    while (i < line.size() && ascii::is_digit(line[i]) && i - start <= digits) ++i;
     if (i == start || i - start > digits || i >= line.size() || line[i] != ':') continue;
-    if (blank_after && i + 1 < line.size() && !is_blank(line[i + 1])) continue;
+    if (blank_after && i + 1 < line.size() && !ascii::is_blank(line[i + 1])) continue;
     int number = 0;
     for (std::size_t k = start; k < i; ++k) number = number * 10 + (line[k] - '0');
-    return Numbered{number, line.substr(i + 1)};
+    return NumberedWord{number, line.substr(i + 1)};
   }
   return std::nullopt;
 }
@@ -173,15 +147,15 @@ std::optional<Numbered> find_numbered(std::string_view line, std::string_view wo
 // "GPU 12: NVIDIA H100 ..." anywhere in the line (after a prompt or a host
 // prefix). The colon must be followed by a space or the end, which keeps
 // `nvidia-smi -q`'s "GPU 00000000:18:00.0" out.
-struct Header {
+struct GpuHeader {
   int index = -1;
   std::string_view rest;
 };
 
-std::optional<Header> find_header(std::string_view line) {
+std::optional<GpuHeader> find_gpu_header(std::string_view line) {
   auto n = find_numbered(line, "GPU ", 4, true);
   if (!n) return std::nullopt;
-  return Header{n->number, n->rest};
+  return GpuHeader{n->number, n->rest};
 }
 
 // "Link 3: value"; `nvidia-smi nvlink -c` prints "Link 3, P2P ..." and is
@@ -194,13 +168,13 @@ struct LinkLine {
 std::optional<LinkLine> find_link(std::string_view line) {
   auto n = find_numbered(line, "Link ", 3, false);
   if (!n) return std::nullopt;
-  return LinkLine{n->number, trim(n->rest)};
+  return LinkLine{n->number, ascii::trim(n->rest, " \t")};
 }
 
 // "...", "......", "…", "[...]", "[snip]", "... (18 links total)".
 bool is_elision(std::string_view t) {
-  return starts_with(t, "...") || starts_with(t, "\xe2\x80\xa6") || starts_with(t, "[...]") ||
-         starts_with(t, "[\xe2\x80\xa6]") || starts_with(t, "[snip]");
+  return t.starts_with("...") || t.starts_with("\xe2\x80\xa6") || t.starts_with("[...]") ||
+         t.starts_with("[\xe2\x80\xa6]") || t.starts_with("[snip]");
 }
 
 // An NVML or nvidia-smi line saying why there is no answer.
@@ -216,14 +190,14 @@ bool says_all_inactive(std::string_view message) {
 
 // "Remote Device 00000000:D5:00.0: Link 6" (nvidia-smi nvlink -R).
 void read_remote(std::string_view v, NvLinkLink& link) {
-  v = trim(v.substr(std::string_view("Remote Device").size()));
+  v = ascii::trim(v.substr(std::string_view("Remote Device").size()), " \t");
   std::size_t end = v.find(": ");
   std::string_view bus = v.substr(0, std::min(end, v.find(' ')));
   while (!bus.empty() && bus.back() == ':') bus.remove_suffix(1);
   link.remote_bus_id = clean_text(bus, 32);
   if (end != std::string_view::npos) {
-    std::string_view rest = trim(v.substr(end + 1));
-    if (starts_with(rest, "Link ")) link.remote_link = leading_number<int>(rest.substr(5)).value_or(-1);
+    std::string_view rest = ascii::trim(v.substr(end + 1), " \t");
+    if (rest.starts_with("Link ")) link.remote_link = leading_number<int>(rest.substr(5)).value_or(-1);
   }
   link.state = link.remote_bus_id.empty() ? NvLinkLinkState::Unknown : NvLinkLinkState::Active;
 }
@@ -235,11 +209,11 @@ NvLinkLink read_link(const LinkLine& l) {
   std::string_view v = l.value;
   if (contains_nocase(v.substr(0, 16), "inactive")) {
     link.state = NvLinkLinkState::Inactive;
-  } else if (starts_with(v, "Remote Device")) {
+  } else if (v.starts_with("Remote Device")) {
     read_remote(v, link);
   } else if (auto speed = leading_double(v); speed && *speed >= 0) {
     std::size_t number_end = std::min(v.find_first_not_of("0123456789."), v.size());
-    if (starts_with(trim(v.substr(number_end)), "GB/s")) {
+    if (ascii::trim(v.substr(number_end), " \t").starts_with("GB/s")) {
       link.gbytes_per_s = *speed;
       // An active link always reports its rate; 0 is not a working link.
       link.state = *speed > 0 ? NvLinkLinkState::Active : NvLinkLinkState::Unknown;
@@ -250,13 +224,13 @@ NvLinkLink read_link(const LinkLine& l) {
 
 // "NVIDIA H100 PCIe (UUID: GPU-...)" or, from old drivers, just the name.
 void read_identity(std::string_view rest, NvLinkGpu& gpu) {
-  rest = trim(rest);
+  rest = ascii::trim(rest, " \t");
   std::size_t u = rest.find("(UUID:");
-  gpu.name = clean_text(rest.substr(0, u), kMaxNameBytes);
+  gpu.name = clean_text(rest.substr(0, u), kMaxGpuNameBytes);
   if (u == std::string_view::npos) return;
-  std::string_view id = trim(rest.substr(u + 6));
+  std::string_view id = ascii::trim(rest.substr(u + 6), " \t");
   id = id.substr(0, id.find(')'));
-  gpu.uuid = clean_text(id, kMaxNameBytes);
+  gpu.uuid = clean_text(id, kMaxGpuNameBytes);
 }
 
 // ---------------------------------------------------------------- parser
@@ -271,16 +245,16 @@ class Parser {
 
  private:
   void note(const std::string& n) {
-    if (out_.notes.size() < kMaxNotes && std::find(out_.notes.begin(), out_.notes.end(), n) == out_.notes.end())
+    if (out_.notes.size() < kMaxNvlinkNotes && std::find(out_.notes.begin(), out_.notes.end(), n) == out_.notes.end())
       out_.notes.push_back(n);
   }
 
   void on_line(std::string_view line) {
-    std::string_view t = trim(line);
+    std::string_view t = ascii::trim(line, " \t");
     if (t.empty()) return;  // blank lines do not end a block: pastes add them
     any_text_ = true;
     if (is_elision(t)) return on_elision();
-    if (auto h = find_header(line)) return on_header(*h);
+    if (auto h = find_gpu_header(line)) return on_header(*h);
     if (auto l = find_link(line)) return on_link(*l);
     if (is_message(t)) return on_message(t);
     current_ = kNone;  // prompts, fences, other commands' output
@@ -294,7 +268,7 @@ class Parser {
     block().elided = true;
   }
 
-  void on_header(const Header& h) {
+  void on_header(const GpuHeader& h) {
     auto seen = position_.find(h.index);
     if (seen != position_.end()) {
       NvLinkGpu& earlier = out_.gpus[seen->second];
@@ -310,8 +284,8 @@ class Parser {
       start_block(seen->second, h);
       return;
     }
-    if (out_.gpus.size() >= kMaxGpus) {
-      note("more than " + std::to_string(kMaxGpus) + " GPUs: the rest were ignored");
+    if (out_.gpus.size() >= kMaxNvlinkGpus) {
+      note("more than " + std::to_string(kMaxNvlinkGpus) + " GPUs: the rest were ignored");
       current_ = kDiscard;
       return;
     }
@@ -320,7 +294,7 @@ class Parser {
     start_block(out_.gpus.size() - 1, h);
   }
 
-  void start_block(std::size_t pos, const Header& h) {
+  void start_block(std::size_t pos, const GpuHeader& h) {
     current_ = static_cast<long>(pos);
     NvLinkGpu& g = out_.gpus[pos];
     g.index = h.index;

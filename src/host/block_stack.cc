@@ -1,5 +1,6 @@
 #include "host/block_stack.h"
 
+#include "host/basename_of.h"
 #include "host/nvme_controllers.h"
 
 #include <regex>
@@ -8,13 +9,8 @@
 namespace gdrcheck {
 namespace {
 
-constexpr int kMaxDepth = 8;           // partition on dm on md on nvme is four
+constexpr int kMaxStackDepth = 8;      // partition on dm on md on nvme is four
 constexpr std::size_t kMaxBelow = 64;  // members of one md or dm device
-
-std::string basename_of(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string dirname_of(const std::string& path) {
   auto slash = path.find_last_of('/');
@@ -104,8 +100,8 @@ BlockDevice read_at(const Root& root, const std::string& name, int depth,
     d.problem = base + ": not found";
     return d;
   }
-  if (depth > kMaxDepth || !seen.insert(name).second) {
-    d.problem = base + ": stacked deeper than " + std::to_string(kMaxDepth) + " or in a cycle";
+  if (depth > kMaxStackDepth || !seen.insert(name).second) {
+    d.problem = base + ": stacked deeper than " + std::to_string(kMaxStackDepth) + " or in a cycle";
     return d;
   }
   d.kind = kind_of(root, name);

@@ -4,24 +4,19 @@
 
 #include "host/capture_extent.h"
 #include "host/sysfs_values.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kMaxCufileBytes = 1 << 20;  // the shipped file is 11 KiB
-constexpr std::size_t kMaxLines = 4096;
+constexpr std::size_t kMaxGdsStateLines = 4096;
 
-std::string trim(const std::string& s) {
-  auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> nonblank_lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line) && out.size() < kMaxLines;)
-    if (std::string t = trim(line); !t.empty()) out.push_back(t);
+  for (std::string line; std::getline(in, line) && out.size() < kMaxGdsStateLines;)
+    if (std::string t(ascii::trim(line, " \t\r")); !t.empty()) out.push_back(t);
   return out;
 }
 
@@ -83,10 +78,11 @@ void read_mounts(const Root& root, const GdsReadOptions& o, GdsState& g) {
 
 std::vector<NvidiaFsBackend> parse_nvidia_fs_modules(const std::string& text) {
   std::vector<NvidiaFsBackend> out;
-  for (const auto& line : lines_of(text)) {
+  for (const auto& line : nonblank_lines(text)) {
     auto colon = line.find(':');
     if (colon == std::string::npos || colon == 0) continue;
-    out.push_back({trim(line.substr(0, colon)), trim(line.substr(colon + 1))});
+    out.push_back({std::string(ascii::trim(line.substr(0, colon), " \t\r")),
+                   std::string(ascii::trim(line.substr(colon + 1), " \t\r"))});
   }
   return out;
 }
@@ -105,7 +101,7 @@ GdsState read_gds_state(const Root& root, const GdsReadOptions& options) {
   else
     g.backends_problem = modules.reason();
   if (FileRead bridges = root.read("/proc/driver/nvidia-fs/bridges", 64 * 1024); bridges.ok())
-    g.acs_bridges = lines_of(bridges.content);
+    g.acs_bridges = nonblank_lines(bridges.content);
   read_cufile(root, options, g);
   read_mounts(root, options, g);
   g.peermem_loaded = root.is_dir("/sys/module/nvidia_peermem");

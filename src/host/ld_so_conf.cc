@@ -4,6 +4,7 @@
 #include <set>
 
 #include "host/root_search.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
@@ -11,13 +12,6 @@ namespace {
 constexpr std::size_t kMaxConfFiles = 64;
 constexpr std::size_t kMaxConfBytes = 64 * 1024;
 constexpr std::size_t kMaxListedFolders = 128;
-
-std::string_view trim(std::string_view s) {
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // "include" and "hwcap" are keywords only when a blank follows them.
 bool is_keyword_line(std::string_view line) {
@@ -36,7 +30,7 @@ bool usable_folder(std::string_view entry) {
                       [](char c) { return c == '*' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
-void read_conf(const Root& root, const std::string& path, std::vector<std::string>& out) {
+void read_ld_so_conf_file(const Root& root, const std::string& path, std::vector<std::string>& out) {
   if (!is_regular_file(root, path)) return;
   FileRead r = root.read(path, kMaxConfBytes);
   if (!r.ok()) return;
@@ -56,7 +50,7 @@ std::vector<std::string> parse_ld_so_conf(std::string_view text) {
     std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     start = end == std::string_view::npos ? text.size() : end + 1;
     if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
+    line = ascii::trim(line, " \t\r");
     if (is_keyword_line(line)) continue;
     while (line.size() > 1 && line.back() == '/') line.remove_suffix(1);
     if (usable_folder(line)) folders.emplace_back(line);
@@ -70,9 +64,9 @@ std::vector<std::string> loader_folders(const Root& root) {
   for (const auto& name : list_bounded(root, "/etc/ld.so.conf.d")) {
     if (!name.ends_with(".conf") || name.starts_with(".")) continue;
     if (++files > kMaxConfFiles) break;
-    read_conf(root, "/etc/ld.so.conf.d/" + name, listed);
+    read_ld_so_conf_file(root, "/etc/ld.so.conf.d/" + name, listed);
   }
-  read_conf(root, "/etc/ld.so.conf", listed);
+  read_ld_so_conf_file(root, "/etc/ld.so.conf", listed);
   listed.insert(listed.end(), default_loader_folders().begin(), default_loader_folders().end());
   std::vector<std::string> out;
   std::set<std::string> seen;

@@ -6,6 +6,7 @@
 
 #include "host/root_search.h"
 #include "host/text_numbers.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
@@ -50,11 +51,6 @@ const std::vector<std::string>& conda_meta_folder_patterns() {
   return patterns;
 }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
 // "2.21.5" → 2.21.5; with `allow_build` also "2.21.5.1", conda-forge's
 // form with its own build number. Only digits and dots: names on disk carry no other forms.
 std::optional<NcclVersion> dotted_release(std::string_view text, bool allow_build) {
@@ -67,7 +63,7 @@ std::optional<NcclVersion> dotted_release(std::string_view text, bool allow_buil
     i = dot + 1;
   }
   if (parts.size() != 3 && !(allow_build && parts.size() == 4)) return std::nullopt;
-  if (!std::all_of(parts.begin(), parts.end(), all_digits)) return std::nullopt;
+  if (!std::all_of(parts.begin(), parts.end(), ascii::all_digits)) return std::nullopt;
   return NcclVersion::parse(std::string(parts[0]) + "." + std::string(parts[1]) + "." + std::string(parts[2]));
 }
 
@@ -81,7 +77,7 @@ std::optional<NcclVersion> library_file_version(std::string_view name) {
 // A wheel's version: "2.21.5", also a post release ("2.26.2.post1"), which
 // repackages the same NCCL source.
 std::optional<NcclVersion> wheel_version(std::string_view text) {
-  if (std::size_t post = text.find(".post"); post != std::string_view::npos && all_digits(text.substr(post + 5)))
+  if (std::size_t post = text.find(".post"); post != std::string_view::npos && ascii::all_digits(text.substr(post + 5)))
     text = text.substr(0, post);
   return NcclVersion::parse(text);
 }
@@ -165,7 +161,7 @@ std::string_view dist_info_version_text(std::string_view name) {
   if (name.size() < prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) return {};
   std::string_view rest = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
   std::size_t dash = rest.find('-');
-  if (dash == std::string_view::npos || dash > 3 || !all_digits(rest.substr(0, dash))) return {};
+  if (dash == std::string_view::npos || dash > 3 || !ascii::all_digits(rest.substr(0, dash))) return {};
   return rest.substr(dash + 1);
 }
 

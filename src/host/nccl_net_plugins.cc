@@ -12,7 +12,7 @@ namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kMaxFilesPerFolder = 32;
-constexpr std::size_t kMaxChecksPerFolder = 128;  // plugin-like names checked on disk in one folder
+constexpr std::size_t kMaxPluginChecksPerFolder = 128;  // plugin-like names checked on disk in one folder
 constexpr std::size_t kMaxFiles = 64;
 constexpr std::size_t kMaxScannedFiles = 16;
 constexpr std::size_t kScanBytes = 4u << 20;  // a plugin's strings lie in its first MiB or two
@@ -71,7 +71,7 @@ bool is_plugin_file_name(std::string_view name) {
   return name.size() > prefix.size() + suffix.size() && name.starts_with(prefix) && name.ends_with(suffix);
 }
 
-std::string printable(std::string_view marker) {
+std::string marker_text(std::string_view marker) {
   std::string out;
   for (char c : marker) out += c == '\0' ? std::string("\\0") : std::string(1, c);
   return out;
@@ -109,7 +109,7 @@ void identify_by_markers(const Root& root, NetPluginFile& f) {
   for (const auto& clue : marker_clues())
     if (r.content.find(clue.text) != std::string::npos) {
       f.plugin = clue.plugin;
-      f.identified_by = "marker \"" + printable(clue.text) + "\" in the first 4 MiB (heuristic)";
+      f.identified_by = "marker \"" + marker_text(clue.text) + "\" in the first 4 MiB (heuristic)";
       return;
     }
   f.identified_by = "not identified: no known folder, name or marker";
@@ -173,7 +173,7 @@ std::vector<NetPluginFile> find_net_plugins(const Root& root) {
     std::size_t in_folder = 0, checked = 0;
     for (const auto& name : list_bounded(root, folder.canonical)) {
       if (!is_plugin_file_name(name)) continue;
-      if (in_folder >= kMaxFilesPerFolder || checked++ >= kMaxChecksPerFolder || out.size() >= kMaxFiles) break;
+      if (in_folder >= kMaxFilesPerFolder || checked++ >= kMaxPluginChecksPerFolder || out.size() >= kMaxFiles) break;
       NetPluginFile f{child_path(folder.canonical, name), name, "unknown", "", loader.count(folder.canonical) > 0};
       if (!root.exists(f.path) || root.is_dir(f.path)) continue;  // a dangling link loads nothing
       ++in_folder;

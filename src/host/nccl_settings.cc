@@ -8,25 +8,14 @@
 #include "host/nccl_settings.h"
 
 #include "host/text_format.h"
-
-#include <cctype>
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 bool has_space(std::string_view s) {
   for (char c : s)
-    if (is_space(c)) return true;
+    if (ascii::is_space(c)) return true;
   return false;
 }
 
@@ -49,7 +38,7 @@ struct LineParser {
       if (!crlf_reported) problem(number, "Windows (CRLF) line endings: older NCCL releases keep the CR in each value");
       crlf_reported = true;
     }
-    std::string_view body = trim(line);
+    std::string_view body = ascii::trim(line);
     if (body.empty() || body.front() == '#') return std::nullopt;
     std::size_t eq = line.find('=');
     std::string quoted = "'" + std::string(line) + "'";
@@ -58,14 +47,14 @@ struct LineParser {
       return std::nullopt;
     }
     std::string_view name = line.substr(0, eq), value = line.substr(eq + 1);
-    if (trim(name).starts_with("export ")) {
+    if (ascii::trim(name).starts_with("export ")) {
       problem(number, "not NAME=VALUE (shell 'export' syntax; NCCL would set a variable named '" + std::string(name) +
                           "'): " + quoted);
       return std::nullopt;
     }
     if (name.empty() || has_space(name)) {
       problem(number, "not NAME=VALUE: NCCL does not trim, so it sets a variable named '" + std::string(name) +
-                          "' and " + std::string(trim(name)) + " stays unset: " + quoted);
+                          "' and " + std::string(ascii::trim(name)) + " stays unset: " + quoted);
       return std::nullopt;
     }
     check_value(name, value, number);
@@ -76,7 +65,7 @@ struct LineParser {
     std::string shown = std::string(name) + " is '" + std::string(value) + "'";
     if (value.find('#') != std::string_view::npos)
       problem(number, "nccl.conf has no end-of-line comments: " + shown);
-    else if (trim(value) != value)
+    else if (ascii::trim(value) != value)
       problem(number, "value keeps its surrounding spaces in NCCL: " + shown);
   }
 };

@@ -2,15 +2,12 @@
 
 #include <regex>
 
+#include "host/basename_of.h"
+
 namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kMaxControllers = 1024;
-
-std::string basename_of(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 }  // namespace
 

@@ -113,7 +113,7 @@ void keep_tail(std::string& into, bool& truncated, std::size_t& dropped, std::si
   if (into.size() > 2 * limit + 65536) trim_to_tail(into, truncated, dropped, limit);
 }
 
-bool write_all(int fd, const char* data, std::size_t n) {
+bool write_all_bytes(int fd, const char* data, std::size_t n) {
   while (n > 0) {
     ssize_t w = ::write(fd, data, n);
     if (w < 0 && errno == EINTR) continue;
@@ -224,7 +224,7 @@ class Supervisor {
     }
     auto size = static_cast<std::size_t>(n);
     if (i == 0) {
-      if (out_file_ >= 0) write_all(out_file_, buf, size);
+      if (out_file_ >= 0) write_all_bytes(out_file_, buf, size);
       keep_stdout(buf, size);
     } else {
       keep_stderr(buf, size);

@@ -7,23 +7,21 @@
 #include <vector>
 
 #include "host/text_numbers.h"
+#include "text/ascii.h"
 
 namespace gdrcheck {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0'; };
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
+// What is trimmed from a sysfs value: blanks, line ends and a NUL, not a
+// '\v' or '\f'. Sized by hand: the literal's '\0' would end it.
+constexpr std::string_view kSysfsPadding(" \t\n\r\0", 5);
 
-using Range = std::pair<long, long>;  // inclusive
+using CpuRange = std::pair<long, long>;  // inclusive
 
 // Renders CPU ranges as "a-b,c", merging overlapping and adjacent ranges.
-std::string render_ranges(std::vector<Range> ranges) {
+std::string render_ranges(std::vector<CpuRange> ranges) {
   std::sort(ranges.begin(), ranges.end());
-  std::vector<Range> merged;
+  std::vector<CpuRange> merged;
   for (const auto& r : ranges) {
     if (!merged.empty() && r.first <= merged.back().second + 1)
       merged.back().second = std::max(merged.back().second, r.second);
@@ -44,7 +42,7 @@ constexpr long kMaxCpu = 1 << 16;  // bound ranges so hostile input cannot exhau
 }  // namespace
 
 std::optional<uint32_t> parse_sysfs_hex(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = ascii::trim(text, kSysfsPadding);
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
   if (s.empty() || s.size() > 8) return std::nullopt;
   uint32_t v = 0;
@@ -54,11 +52,11 @@ std::optional<uint32_t> parse_sysfs_hex(std::string_view text) {
 }
 
 std::optional<long> parse_sysfs_int(std::string_view text) {
-  return whole_number<long>(trim(text));
+  return whole_number<long>(ascii::trim(text, kSysfsPadding));
 }
 
 std::optional<double> parse_link_speed(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = ascii::trim(text, kSysfsPadding);
   if (s.find("GT/s") == std::string_view::npos) return std::nullopt;
   auto v = leading_double(s);
   if (!v || *v <= 0) return std::nullopt;
@@ -66,7 +64,7 @@ std::optional<double> parse_link_speed(std::string_view text) {
 }
 
 std::optional<int> parse_link_width(std::string_view text) {
-  auto v = whole_number<long>(trim(text));
+  auto v = whole_number<long>(ascii::trim(text, kSysfsPadding));
   if (!v || *v <= 0 || *v > 32) return std::nullopt;
   return static_cast<int>(*v);
 }
@@ -79,9 +77,9 @@ std::optional<int> pcie_generation(double gts) {
 }
 
 std::optional<std::string> parse_cpulist(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = ascii::trim(text, kSysfsPadding);
   if (s.empty()) return std::nullopt;
-  std::vector<Range> ranges;
+  std::vector<CpuRange> ranges;
   std::size_t i = 0;
   while (i <= s.size()) {
     std::size_t j = s.find(',', i);
@@ -98,7 +96,7 @@ std::optional<std::string> parse_cpulist(std::string_view text) {
 }
 
 std::optional<std::string> cpumask_to_cpulist(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = ascii::trim(text, kSysfsPadding);
   if (s.empty()) return std::nullopt;
   std::vector<std::string_view> words;
   std::size_t i = 0;
@@ -109,7 +107,7 @@ std::optional<std::string> cpumask_to_cpulist(std::string_view text) {
     i = j + 1;
   }
   if (words.size() > kMaxCpu / 32) return std::nullopt;
-  std::vector<Range> ranges;
+  std::vector<CpuRange> ranges;
   long base = 0;
   for (auto it = words.rbegin(); it != words.rend(); ++it, base += 32) {
     if (it->empty()) continue;  // hwloc writes ",," for zero words
@@ -122,7 +120,7 @@ std::optional<std::string> cpumask_to_cpulist(std::string_view text) {
 }
 
 std::optional<double> parse_ib_rate_gbps(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = ascii::trim(text, kSysfsPadding);
   if (s.find("Gb/sec") == std::string_view::npos) return std::nullopt;
   auto v = leading_double(s);
   if (!v || *v <= 0) return std::nullopt;
@@ -130,11 +128,11 @@ std::optional<double> parse_ib_rate_gbps(std::string_view text) {
 }
 
 std::optional<NumberedState> parse_numbered_state(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = ascii::trim(text, kSysfsPadding);
   auto colon = s.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
-  auto n = whole_number<long>(trim(s.substr(0, colon)));
-  std::string_view name = trim(s.substr(colon + 1));
+  auto n = whole_number<long>(ascii::trim(s.substr(0, colon), kSysfsPadding));
+  std::string_view name = ascii::trim(s.substr(colon + 1), kSysfsPadding);
   if (!n || name.empty()) return std::nullopt;
   return NumberedState{static_cast<int>(*n), std::string(name)};
 }

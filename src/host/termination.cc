@@ -34,7 +34,7 @@ std::atomic<long long> first_signal_at_ms{0};
 // (run_isolated) inherits them but has no children of its own to end.
 std::atomic<pid_t> owner{0};
 
-const char* name_of(int sig) {
+const char* caught_signal_name(int sig) {
   switch (sig) {
     case SIGINT:
       return "SIGINT";
@@ -101,7 +101,7 @@ void on_termination_signal(int sig) {
       errno = saved_errno;  // the first handler goes on
       return;
     }
-    say(name_of(sig), " again: killing the programs it started now");
+    say(caught_signal_name(sig), " again: killing the programs it started now");
     kill_groups_and_exit(sig);
   }
   first_signal_at_ms.store(now);
@@ -109,9 +109,10 @@ void on_termination_signal(int sig) {
   // meanwhile: the final SIGKILL reaches what that leader left behind.
   freeze_child_groups();
   if (child_group_count() > 0) {
-    say("stopping on ", name_of(sig), ": ending the programs it started (a second signal kills them at once)");
+    say("stopping on ", caught_signal_name(sig),
+        ": ending the programs it started (a second signal kills them at once)");
   } else {
-    say("stopping on ", name_of(sig));
+    say("stopping on ", caught_signal_name(sig));
   }
   signal_child_groups(SIGTERM);
   wait_for_groups(kTerminationGrace);

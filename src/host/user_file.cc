@@ -20,7 +20,7 @@ std::string open_problem(int e) {
   return std::string("read error (") + std::strerror(e) + ")";
 }
 
-std::string kind_of(mode_t mode) {
+std::string file_kind_text(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
@@ -31,7 +31,7 @@ std::string kind_of(mode_t mode) {
 // driver when opened (/dev/watchdog).
 void check_type(const std::string& path, mode_t mode, const std::string& what) {
   if (S_ISDIR(mode)) throw InputError(path, "is a directory, not a " + what);
-  if (!S_ISREG(mode) && !S_ISFIFO(mode)) throw InputError(path, kind_of(mode) + ", not a " + what);
+  if (!S_ISREG(mode) && !S_ISFIFO(mode)) throw InputError(path, file_kind_text(mode) + ", not a " + what);
 }
 
 // Standard input as its own descriptor, so closing it leaves fd 0 alone.

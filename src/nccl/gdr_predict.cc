@@ -69,7 +69,7 @@ Side transport_side(const GdrPredictInput& in, const NcclSettings& st) {
 
 // ---- per-run context ---------------------------------------------------------------
 
-struct Context {
+struct PredictContext {
   const GdrPredictInput& in;
   const Topology& view;
   NcclSettings settings;  // as this release reads them
@@ -94,7 +94,7 @@ Side recorded_gdr(const Endpoint& e, const std::string& what) {
 // record of NCCL's own verdict decides when they cannot, and over the
 // default a topology file is judged with (node --topo): the record was made
 // on the machine the file describes.
-Side net_side(const Context& c, const Endpoint& nic) {
+Side net_side(const PredictContext& c, const Endpoint& nic) {
   Side s{c.nic_side.selected, c.nic_side.rules};
   if (s.ok != Tri::Unknown && !c.nic_side.assumed) return s;
   Side rec = recorded_gdr(nic, printable(nic.name));
@@ -105,23 +105,23 @@ Side net_side(const Context& c, const Endpoint& nic) {
 
 // ---- GPU side ---------------------------------------------------------------------------
 
-const GpuFacts* facts_of(const Context& c, const Endpoint& gpu) {
+const GpuFacts* gpu_facts_of(const PredictContext& c, const Endpoint& gpu) {
   auto it = c.in.gpus.find(gpu.id);
   return it == c.in.gpus.end() ? nullptr : &it->second;
 }
 
-int gpu_sm(const Context& c, const Endpoint& gpu) {
-  const GpuFacts* f = facts_of(c, gpu);
+int gpu_sm(const PredictContext& c, const Endpoint& gpu) {
+  const GpuFacts* f = gpu_facts_of(c, gpu);
   if (f && f->sm > 0) return f->sm;
   return gpu.int_attribute("sm").value_or(0);
 }
 
 // ncclGpuGdrSupport asks CUDA (cudaDevAttrGPUDirectRDMASupported), which is
 // 0 on GeForce; files cannot show the attribute, the device ID can.
-Side gpu_side(const Context& c, const Endpoint& gpu, int sm) {
+Side gpu_side(const PredictContext& c, const Endpoint& gpu, int sm) {
   Side rec = recorded_gdr(gpu, gpu.id);
   if (rec.ok != Tri::Unknown) return rec;
-  const GpuFacts* f = facts_of(c, gpu);
+  const GpuFacts* f = gpu_facts_of(c, gpu);
   if (f && f->gdr_capable == Tri::No)
     return {Tri::No,
             {gpu.id + " (" + printable(f->model) +
@@ -140,39 +140,39 @@ Side gpu_side(const Context& c, const Endpoint& gpu, int sm) {
 
 // ---- distance and level -------------------------------------------------------------------
 
-struct Distance {
+struct GdrDistance {
   NcclPath path;      // as NCCL labels GPU→NIC
   NcclPath distance;  // what it compares with the level
   std::string note;
 };
 
-bool is_c2c(const Context& c, const Endpoint& gpu) {
-  const GpuFacts* f = facts_of(c, gpu);
+bool is_c2c(const PredictContext& c, const Endpoint& gpu) {
+  const GpuFacts* f = gpu_facts_of(c, gpu);
   return gpu.int_attribute("c2c_count").value_or(0) > 0 || (f && f->c2c == Tri::Yes);
 }
 
 // NVLink-C2C GPUs (Grace): a NIC on the GPU's own CPU is PHB on PCIe but
 // NCCL treats it specially since 2.26 (src/graph/paths.cc:ncclTopoCheckGdr).
-Distance c2c_distance(const Context& c, const Endpoint& gpu, NcclPath path) {
+GdrDistance c2c_distance(const PredictContext& c, const Endpoint& gpu, NcclPath path) {
   if (!is_c2c(c, gpu) || path != NcclPath::PHB || c.in.version < NcclVersion{2, 26, 0}) return {path, path, ""};
   const NcclVersion& v = c.in.version;
   bool gdr_c2c = nccl_int_param(c.settings, "NCCL_NET_GDR_C2C", v >= NcclVersion{2, 27, 0} ? 1 : 0) != 0;
   std::string via = gpu.id + " reaches the NIC's CPU over NVLink-C2C";
   if (v < NcclVersion{2, 27, 0})
-    return gdr_c2c ? Distance{path, NcclPath::C2C, via + " and NCCL_NET_GDR_C2C is on: NCCL 2.26 judges it as C2C"}
-                   : Distance{path, path, via + ", but NCCL_NET_GDR_C2C is off (the 2.26 default)"};
+    return gdr_c2c ? GdrDistance{path, NcclPath::C2C, via + " and NCCL_NET_GDR_C2C is on: NCCL 2.26 judges it as C2C"}
+                   : GdrDistance{path, path, via + ", but NCCL_NET_GDR_C2C is off (the 2.26 default)"};
   if (v < NcclVersion{2, 29, 0} && gdr_c2c)
     return {NcclPath::P2C, NcclPath::C2C, via + ": path P2C, judged as C2C (NCCL_NET_GDR_C2C on)"};
   return {NcclPath::P2C, NcclPath::P2C, via + ": path P2C"};
 }
 
-std::string distance_name(const Distance& d) {
+std::string distance_name(const GdrDistance& d) {
   std::string name = nccl_path_name(d.distance);
   if (d.distance != d.path) name += std::string(" (path ") + nccl_path_name(d.path) + ")";
   return name;
 }
 
-Side level_side(const Context& c, const Distance& d) {
+Side level_side(const PredictContext& c, const GdrDistance& d) {
   const GdrLevel& l = c.level;
   if (l.path == NcclPath::LOC && l.set) return {Tri::No, {l.set->cite() + " disables GDR everywhere"}};
   if (d.distance == NcclPath::Unknown) return {Tri::Unknown, {}};
@@ -185,8 +185,8 @@ Side level_side(const Context& c, const Distance& d) {
 
 // The NVLink condition of the read rule (src/graph/paths.cc:ncclTopoCheckGdr:
 // every GPU up to 2.18, sm < 80 from v2.19.1-1).
-Side nvlink_condition(const Context& c, const Endpoint& gpu, const std::string& who, const std::string& cond) {
-  const GpuFacts* f = facts_of(c, gpu);
+Side nvlink_condition(const PredictContext& c, const Endpoint& gpu, const std::string& who, const std::string& cond) {
+  const GpuFacts* f = gpu_facts_of(c, gpu);
   if (c.gpus.size() == 1) return {Tri::Yes, {"send side allowed: the only GPU"}};
   if (!nvlink_paths_kept(c.settings))
     return {Tri::No,
@@ -209,7 +209,7 @@ Side nvlink_condition(const Context& c, const Endpoint& gpu, const std::string& 
            (f->nvlink_evidence.empty() ? "" : " (" + f->nvlink_evidence + ")")}};
 }
 
-Side read_side(const Context& c, const Endpoint& gpu, int sm) {
+Side read_side(const PredictContext& c, const Endpoint& gpu, int sm) {
   const NcclSetting* s = c.settings.find("NCCL_NET_GDR_READ");
   long long read = nccl_int_param(c.settings, "NCCL_NET_GDR_READ", -2);
   if (read == 0) return {Tri::No, {s->cite() + ": send side (NIC reads GPU memory) disabled"}};
@@ -228,9 +228,9 @@ Side read_side(const Context& c, const Endpoint& gpu, int sm) {
 
 // ncclTopoCheckGdr without the explanations, for NCCL's own path
 // computation (rerouting through the CPU, the PXN peer's read check).
-Tri check_gdr(const Context& c, const Endpoint& gpu, NcclPath path, bool read) {
+Tri check_gdr(const PredictContext& c, const Endpoint& gpu, NcclPath path, bool read) {
   int sm = gpu_sm(c, gpu);
-  Distance d = c2c_distance(c, gpu, path);
+  GdrDistance d = c2c_distance(c, gpu, path);
   Tri ok = tri_all({c.nic_side.selected, gpu_side(c, gpu, sm).ok, level_side(c, d).ok});
   if (!read || ok == Tri::No) return ok;
   return tri_all({ok, read_side(c, gpu, sm).ok});
@@ -239,7 +239,7 @@ Tri check_gdr(const Context& c, const Endpoint& gpu, NcclPath path, bool read) {
 // ---- one GPU ---------------------------------------------------------------------------------
 
 // Names the device the GPU would have used had NCCL not left it out.
-void left_out_note(const Context& c, const Endpoint& gpu, const NetChoice& ch, GdrPrediction& p) {
+void left_out_note(const PredictContext& c, const Endpoint& gpu, const NetChoice& ch, GdrPrediction& p) {
   NcclPath best_left = NcclPath::Unknown;
   std::string why;
   for (const auto& [nic_id, reason] : c.nets.left_out) {
@@ -255,7 +255,7 @@ void left_out_note(const Context& c, const Endpoint& gpu, const NetChoice& ch, G
   p.rules.push_back(why + ": NCCL will not use it; " + gpu.id + " sends through " + printable(r.net->name) + how);
 }
 
-void decide_transport_or_nics(const Context& c, GdrPrediction& p, bool& done) {
+void decide_transport_or_nics(const PredictContext& c, GdrPrediction& p, bool& done) {
   done = true;
   if (c.transport.ok != Tri::Yes) {
     p.send = p.recv = c.transport.ok;
@@ -297,7 +297,7 @@ std::string deciding_rule(const std::vector<Side>& sides) {
 // Why the level did not let GDR through, or the NIC choice stayed open. A
 // path the files do not prove leaves both open: it is the cause to fix, not
 // the distance it hides nor NVLink (a level of LOC still decides alone).
-void level_and_choice_causes(const Context& c, const NetChoice& ch, Tri level_ok, GdrPrediction& p) {
+void level_and_choice_causes(const PredictContext& c, const NetChoice& ch, Tri level_ok, GdrPrediction& p) {
   GdrCause level = c.level.set ? GdrCause::LevelSetting : GdrCause::Distance;
   if (ch.path_unknown) {
     if (level_ok == Tri::No) p.causes.push_back(level);
@@ -309,7 +309,7 @@ void level_and_choice_causes(const Context& c, const NetChoice& ch, Tri level_ok
   if (ch.certain != Tri::Yes) p.causes.push_back(GdrCause::NvlinkUnknown);
 }
 
-GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
+GdrPrediction predict_one(const PredictContext& c, const Endpoint& gpu) {
   GdrPrediction p;
   p.gpu = gpu.id;
   p.level = nccl_path_name(c.level.path);
@@ -332,7 +332,7 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   // PXN: NCCL judges the distance of the GPU whose NIC it is
   // (src/graph/paths.cc:ncclTopoCheckGdr, "use the intermediate GPU").
   const Endpoint& judged = r.proxy ? *r.proxy : gpu;
-  Distance d = c2c_distance(c, judged, r.proxy ? r.proxy_type : r.type);
+  GdrDistance d = c2c_distance(c, judged, r.proxy ? r.proxy_type : r.type);
   p.path = r.proxy ? NcclPath::PXN : d.path;
   int sm = gpu_sm(c, gpu);
   Side net = net_side(c, *r.nic), dev = gpu_side(c, gpu, sm), lvl = level_side(c, d);
@@ -372,9 +372,9 @@ GdrPrediction predict_one(const Context& c, const Endpoint& gpu) {
   return p;
 }
 
-Context make_context(const GdrPredictInput& in) {
+PredictContext make_predict_context(const GdrPredictInput& in) {
   NcclSettings st = settings_seen_by(in.settings, in.version);
-  Context c{in, *in.nccl_view, st, in.version.str(), transport_side(in, st), {}, {}, {}, {}};
+  PredictContext c{in, *in.nccl_view, st, in.version.str(), transport_side(in, st), {}, {}, {}, {}};
   c.gpus = c.view.with_role(DeviceRole::Gpu);
   c.nets = nccl_nets(c.view, in.ports, c.settings, in.version);
   c.level = effective_gdr_level(c.settings, in.version);
@@ -387,7 +387,7 @@ Context make_context(const GdrPredictInput& in) {
 std::vector<GdrPrediction> predict_gdr(const GdrPredictInput& input) {
   std::vector<GdrPrediction> out;
   if (!input.nccl_view) return out;
-  Context c = make_context(input);
+  PredictContext c = make_predict_context(input);
   for (const Endpoint* g : c.gpus) out.push_back(predict_one(c, *g));
   return out;
 }

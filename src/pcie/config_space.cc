@@ -187,9 +187,9 @@ void walk_extended(const Bytes& ext, ConfigSpace& cs) {
 
 // ---- encoding ----
 
-class Writer {
+class ConfigSpaceWriter {
  public:
-  explicit Writer(std::string& b) : b_(b) {}
+  explicit ConfigSpaceWriter(std::string& b) : b_(b) {}
   void u8(std::size_t off, unsigned v) {
     if (off < b_.size()) b_[off] = static_cast<char>(v & 0xFF);
   }
@@ -220,7 +220,7 @@ uint32_t link_reg(const PcieLinkRegister& l) {
   return static_cast<uint32_t>(l.speed_code & 0xF) | static_cast<uint32_t>(l.width & 0x3F) << 4;
 }
 
-void encode_header(const ConfigImage& img, Writer& w) {
+void encode_header(const ConfigImage& img, ConfigSpaceWriter& w) {
   w.u16(0x00, img.vendor);
   w.u16(0x02, img.device);
   w.u16(0x04, 0x0006);  // memory space + bus master, as a bound driver leaves it
@@ -240,7 +240,7 @@ void encode_header(const ConfigImage& img, Writer& w) {
   if (img.pcie) w.u8(0x34, kPmAt);
 }
 
-void encode_pcie(const ConfigImage::Pcie& p, Writer& w) {
+void encode_pcie(const ConfigImage::Pcie& p, ConfigSpaceWriter& w) {
   const std::size_t b = kExpAt;
   w.u8(b, kCapIdExp);  // last in the list: next stays 0
   w.u16(b + 0x02, 0x2 | port_type_code(p.port_type) << 4);
@@ -255,7 +255,7 @@ void encode_pcie(const ConfigImage::Pcie& p, Writer& w) {
   w.u32(b + 0x2C, ((1u << (max_code + 1)) - 1) & 0xFE);
 }
 
-void encode_capabilities(const ConfigImage& img, Writer& w) {
+void encode_capabilities(const ConfigImage& img, ConfigSpaceWriter& w) {
   const bool endpoint = !img.bridge;
   w.u8(kPmAt, kCapIdPm);
   w.u8(kPmAt + 1, endpoint ? kMsixAt : kExpAt);
@@ -270,7 +270,7 @@ void encode_capabilities(const ConfigImage& img, Writer& w) {
   encode_pcie(*img.pcie, w);
 }
 
-void encode_extended(const ConfigImage& img, Writer& w) {
+void encode_extended(const ConfigImage& img, ConfigSpaceWriter& w) {
   uint32_t aer_next = img.acs ? static_cast<uint32_t>(kAcsAt) << 20 : 0;
   w.u32(kAerAt, kExtIdAer | 0x2u << 16 | aer_next);
   if (!img.acs) return;
@@ -361,7 +361,7 @@ std::string encode_config(const ConfigImage& image) {
   // size: a short capture is a prefix of the full one, just as the kernel
   // returns it.
   std::string buf(std::max(image.size, kExtendedSize), '\0');
-  Writer w(buf);
+  ConfigSpaceWriter w(buf);
   encode_header(image, w);
   if (image.pcie) encode_capabilities(image, w);
   // Extended space exists only in 4 KiB captures; written even without a

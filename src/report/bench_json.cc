@@ -8,7 +8,7 @@ namespace {
 
 using json = nlohmann::json;
 
-json findings_json(const std::vector<Finding>& findings) {
+json bench_findings_json(const std::vector<Finding>& findings) {
   json out = json::array();
   for (const auto& f : findings)
     out.push_back({{"check", f.check},
@@ -113,7 +113,7 @@ json nccl_bench_json(const NcclBenchReport& r, std::chrono::system_clock::time_p
             {"nic_notes", r.nic_notes},
             {"expectation", expectation_json(r.expectation)},
             {"units", r.units},
-            {"findings", findings_json(r.findings)},
+            {"findings", bench_findings_json(r.findings)},
             {"status", status_name(r.status)}};
   std::optional<std::string> host;
   if (r.hosts.size() == 1) host = r.hosts.front();
@@ -149,7 +149,7 @@ json rdma_bench_json(const RdmaBenchReport& r, std::chrono::system_clock::time_p
             {"pairs", pairs},
             {"host_memory", host},
             {"units", r.units},
-            {"findings", findings_json(r.findings)},
+            {"findings", bench_findings_json(r.findings)},
             {"status", status_name(r.status)}};
   add_report_meta(j, report_meta(now, modelled_nccl_rules(), r.node.empty() ? std::nullopt : std::optional(r.node)));
   return j;

@@ -6,8 +6,8 @@ namespace gdrcheck {
 namespace {
 
 // The verdict, the time and the findings of one bench kind.
-void verdict(PrometheusText& t, const std::string& kind, Status status, const std::vector<Finding>& findings,
-             const PrometheusStamp& stamp) {
+void bench_verdict(PrometheusText& t, const std::string& kind, Status status, const std::vector<Finding>& findings,
+                   const PrometheusStamp& stamp) {
   std::string prefix = "gdrcheck_bench_" + kind;
   t.gauge(prefix + "_info", "gdrcheck version that ran the " + kind + " bench; always 1");
   t.gauge(prefix + "_status", "Verdict of the " + kind + " bench" + kStatusScaleHelp);
@@ -67,14 +67,14 @@ void rdma_pairs(PrometheusText& t, const RdmaBenchReport& r) {
 
 std::string nccl_bench_prometheus(const NcclBenchReport& r, const PrometheusStamp& stamp) {
   PrometheusText t;
-  verdict(t, "nccl", r.status, r.findings, stamp);
+  bench_verdict(t, "nccl", r.status, r.findings, stamp);
   busbw(t, r);
   return t.text();
 }
 
 std::string rdma_bench_prometheus(const RdmaBenchReport& r, const PrometheusStamp& stamp) {
   PrometheusText t;
-  verdict(t, "rdma", r.status, r.findings, stamp);
+  bench_verdict(t, "rdma", r.status, r.findings, stamp);
   rdma_pairs(t, r);
   return t.text();
 }

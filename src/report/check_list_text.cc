@@ -1,6 +1,7 @@
 #include "report/check_list_text.h"
 
 #include "checks/check_catalog.h"
+#include "report/column_pad.h"
 #include "report/terminal_text.h"
 #include "report/text_wrap.h"
 
@@ -8,11 +9,6 @@ namespace gdrcheck {
 namespace {
 
 constexpr std::size_t kIdWidth = 10, kStatusWidth = 30;
-
-std::string pad(std::string s, std::size_t w) {
-  s.resize(std::max(w, s.size() + 1), ' ');
-  return s;
-}
 
 std::string statuses_text(const std::vector<Status>& statuses) {
   std::string out;
@@ -29,9 +25,10 @@ std::string render_check_list(const OutputStyle& style) {
     std::string shown = style.utf8 ? line : ascii_text(line);
     out += (style.width > 0 ? wrap_line(shown, static_cast<std::size_t>(style.width), hang) : shown) + "\n";
   };
-  add(pad("CHECK", kIdWidth) + pad("STATUSES", kStatusWidth) + "LOOKS AT");
+  add(pad_column("CHECK", kIdWidth) + pad_column("STATUSES", kStatusWidth) + "LOOKS AT");
   for (const auto& c : check_catalog())
-    add(pad(std::string(c.id), kIdWidth) + pad(statuses_text(c.statuses), kStatusWidth) + std::string(c.looks_at));
+    add(pad_column(std::string(c.id), kIdWidth) + pad_column(statuses_text(c.statuses), kStatusWidth) +
+        std::string(c.looks_at));
   return terminal_guard(out, false);
 }
 

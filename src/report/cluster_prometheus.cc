@@ -6,7 +6,7 @@
 namespace gdrcheck {
 namespace {
 
-void declare(PrometheusText& t) {
+void declare_cluster_metrics(PrometheusText& t) {
   t.gauge("gdrcheck_cluster_info", "gdrcheck version that made the cluster report; always 1");
   t.gauge("gdrcheck_cluster_status", std::string("Cluster verdict after --threshold") + kStatusScaleHelp);
   t.gauge("gdrcheck_cluster_worst_node_status", std::string("Worst status over the nodes") + kStatusScaleHelp);
@@ -60,7 +60,7 @@ void node(PrometheusText& t, const ClusterNode& n) {
 
 std::string cluster_prometheus(const ClusterModel& m, Status verdict, const PrometheusStamp& stamp) {
   PrometheusText t;
-  declare(t);
+  declare_cluster_metrics(t);
   t.add("gdrcheck_cluster_info", {{"version", stamp.version}}, 1);
   t.add("gdrcheck_cluster_status", {}, status_value(verdict));
   t.add("gdrcheck_cluster_worst_node_status", {}, status_value(m.status));

@@ -84,7 +84,7 @@ void node_table(std::ostringstream& out, const ClusterModel& m, const ClusterTex
   if (hidden) out << "(" << hidden << " node" << (hidden == 1 ? "" : "s") << " OK in every check; -v lists them)\n";
 }
 
-void failures(std::ostringstream& out, const ClusterModel& m) {
+void failures_section(std::ostringstream& out, const ClusterModel& m) {
   if (m.failures.empty()) return;
   out << "\nFailures:\n";
   std::size_t w = 4;
@@ -202,7 +202,7 @@ std::string cluster_summary_line(const ClusterModel& m, Status verdict) {
 std::string render_cluster_text(const ClusterModel& m, const ClusterTextOptions& o) {
   std::ostringstream out;
   if (!m.nodes.empty()) node_table(out, m, o);
-  failures(out, m);
+  failures_section(out, m);
   outliers(out, m);
   drain(out, m, o);
   resume(out, m, o);

@@ -6,16 +6,13 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "text/ascii.h"
+
 namespace gdrcheck {
 namespace {
 
 bool set_and_nonempty(const std::optional<std::string>& v) {
   return v && !v->empty();
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // POSIX order: the first of LC_ALL, LC_CTYPE, LANG that is set and not
@@ -24,7 +21,7 @@ bool locale_is_utf8(const EnvGetter& env) {
   for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
     auto v = env(name);
     if (!set_and_nonempty(v)) continue;
-    std::string l = lower(*v);
+    std::string l = ascii::lower(*v);
     return l.find("utf-8") != std::string::npos || l.find("utf8") != std::string::npos;
   }
   return false;

@@ -9,11 +9,12 @@
 #include <stdexcept>
 
 #include "host/text_format.h"
+#include "text/utf8_prefix.h"
 
 namespace gdrcheck {
 namespace {
 
-bool name_char(char c, bool first, bool colon) {
+bool metric_name_char(char c, bool first, bool colon) {
   bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (colon && c == ':');
   return alpha || (!first && c >= '0' && c <= '9');
 }
@@ -21,7 +22,7 @@ bool name_char(char c, bool first, bool colon) {
 bool valid_name(std::string_view name, bool colon) {
   if (name.empty()) return false;
   for (std::size_t i = 0; i < name.size(); ++i)
-    if (!name_char(name[i], i == 0, colon)) return false;
+    if (!metric_name_char(name[i], i == 0, colon)) return false;
   return true;
 }
 
@@ -30,14 +31,6 @@ std::uint32_t fnv1a(std::string_view s) {
   std::uint32_t h = 2166136261u;
   for (unsigned char c : s) h = (h ^ c) * 16777619u;
   return h;
-}
-
-// The longest prefix of `s` of at most `n` bytes that ends on a UTF-8
-// character boundary.
-std::string_view utf8_prefix(std::string_view s, std::size_t n) {
-  if (s.size() <= n) return s;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80) --n;
-  return s.substr(0, n);
 }
 
 // # HELP text escapes backslash and line feed (not the double quote).

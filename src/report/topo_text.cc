@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "report/column_pad.h"
 #include "report/terminal_text.h"
 
 namespace gdrcheck {
@@ -30,12 +31,6 @@ std::string paint(const std::string& code, const TextStyle& style) {
   return code;
 }
 
-// At least one space after `s`, so a long value (a cpulist, an escaped
-// name) never runs into the next column.
-std::string pad(const std::string& s, std::size_t width) {
-  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
-}
-
 std::string affinity_cell(const Endpoint& e, bool numa) {
   if (numa) {
     auto it = e.attributes.find("NUMA Affinity");
@@ -48,17 +43,17 @@ std::string affinity_cell(const Endpoint& e, bool numa) {
 void write_matrix(std::ostream& out, const Topology& t, const TopologyPaths& p, const TextStyle& style) {
   std::size_t w = 6;
   for (const auto& id : p.ids) w = std::max(w, safe_line(id).size() + 2);
-  out << pad("", w);
-  for (const auto& id : p.ids) out << pad(safe_line(id), w);
-  out << pad("CPU Affinity", 16) << "NUMA Affinity\n";
+  out << pad_column("", w);
+  for (const auto& id : p.ids) out << pad_column(safe_line(id), w);
+  out << pad_column("CPU Affinity", 16) << "NUMA Affinity\n";
   for (const auto& row : p.ids) {
-    out << pad(safe_line(row), w);
+    out << pad_column(safe_line(row), w);
     for (const auto& col : p.ids) {
       std::string code = safe_line(p.smi_at(row, col).code);
       out << paint(code, style) << std::string(w > code.size() ? w - code.size() : 1, ' ');
     }
     const Endpoint* e = t.find(row);
-    out << pad(affinity_cell(*e, false), 16) << affinity_cell(*e, true) << "\n";
+    out << pad_column(affinity_cell(*e, false), 16) << affinity_cell(*e, true) << "\n";
   }
 }
 
@@ -111,7 +106,7 @@ void write_closest(std::ostream& out, const Topology& t, const TopologyPaths& p)
   if (p.closest.empty()) return;
   out << "\nClosest NIC per GPU (nvidia-smi class; NCCL's view):\n\n";
   for (const auto& c : p.closest) {
-    out << "  " << pad(safe_line(c.gpu), 6);
+    out << "  " << pad_column(safe_line(c.gpu), 6);
     if (c.nics.empty()) {
       out << "no NIC with a known path\n";
       continue;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "host/host_state.h"
+#include "text/path_components.h"
 
 namespace gdrcheck {
 namespace {
@@ -135,18 +136,6 @@ void add_nccl(std::vector<CaptureRule>& r) {
   for (std::size_t i = searched; i < r.size(); ++i) r[i].expected = false;
 }
 
-std::vector<std::string_view> components(std::string_view path) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string_view::npos) end = path.size();
-    if (end > start) out.push_back(path.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
 bool component_matches(std::string_view pattern, std::string_view name) {
   return ::fnmatch(std::string(pattern).c_str(), std::string(name).c_str(), FNM_PERIOD) == 0;
 }
@@ -188,23 +177,23 @@ const std::vector<CaptureRule>& capture_rules() {
 }
 
 bool capture_pattern_matches(std::string_view pattern, std::string_view path) {
-  return match_from(components(pattern), 0, components(path), 0, false);
+  return match_from(path_components(pattern), 0, path_components(path), 0, false);
 }
 
 CaptureList::CaptureList(std::vector<CaptureRule> rules) : rules_(std::move(rules)) {
   // Split once: the walk asks for every entry.
-  for (const auto& rule : rules_) split_.push_back(components(rule.pattern));
+  for (const auto& rule : rules_) split_.push_back(path_components(rule.pattern));
 }
 
 const CaptureRule* CaptureList::rule_for(std::string_view path) const {
-  auto parts = components(path);
+  auto parts = path_components(path);
   for (std::size_t i = 0; i < split_.size(); ++i)
     if (match_from(split_[i], 0, parts, 0, false)) return &rules_[i];
   return nullptr;
 }
 
 bool CaptureList::may_hold(std::string_view path) const {
-  auto parts = components(path);
+  auto parts = path_components(path);
   for (const auto& rule : split_)
     if (match_from(rule, 0, parts, 0, true)) return true;
   return false;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "host/root.h"
+#include "host/unique_fd.h"
 #include "snapshot/capture_list.h"
 #include "snapshot/site_capture_rules.h"
 #include "topology/input_error.h"
@@ -18,31 +19,17 @@
 namespace gdrcheck {
 namespace {
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-std::string join(const std::string& dir, const std::string& name) {
+std::string entry_path(const std::string& dir, const std::string& name) {
   return dir.empty() ? name : dir + "/" + name;
 }
 
-std::string errno_text(int e) {
+std::string access_error_text(int e) {
   return e == EACCES || e == EPERM ? "permission denied" : std::strerror(e);
 }
 
-class Walker {
+class CaptureWalker {
  public:
-  Walker(RootCapture& out, const CaptureLimits& limits, const CaptureList& list)
+  CaptureWalker(RootCapture& out, const CaptureLimits& limits, const CaptureList& list)
       : out_(out), limits_(limits), list_(list) {}
 
   void walk(int dirfd, const std::string& dir, int depth) {
@@ -55,11 +42,11 @@ class Walker {
 
  private:
   void visit(int dirfd, const std::string& dir, const std::string& name, int depth) {
-    std::string path = join(dir, name);
+    std::string path = entry_path(dir, name);
     const CaptureRule* rule = list_.rule_for(path);
     struct stat st {};
     if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (rule) miss(path, errno_text(errno));
+      if (rule) miss(path, access_error_text(errno));
       return;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -81,9 +68,9 @@ class Walker {
     std::size_t before = out_.entries.size();
     if (descend) {
       if (depth >= limits_.max_depth) return miss(path, "nested deeper than a capture goes; not captured");
-      Fd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      UniqueFd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
       if (fd.get() < 0) {
-        if (listed) miss(path, errno_text(errno));
+        if (listed) miss(path, access_error_text(errno));
         return;
       }
       walk(fd.get(), path, depth + 1);
@@ -96,7 +83,7 @@ class Walker {
     char target[4096];
     ssize_t n = ::readlinkat(dirfd, name.c_str(), target, sizeof target);
     if (n < 0 || n == static_cast<ssize_t>(sizeof target))
-      return miss(path, n < 0 ? errno_text(errno) : "link target too long");
+      return miss(path, n < 0 ? access_error_text(errno) : "link target too long");
     out_.entries.push_back(
         {path, CapturedEntry::Type::Symlink, std::string(target, static_cast<std::size_t>(n)), false});
   }
@@ -106,12 +93,12 @@ class Walker {
       out_.entries.push_back({path, CapturedEntry::Type::File, "", true});
       return;
     }
-    Fd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    UniqueFd fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     struct stat st {};
-    if (fd.get() < 0) return miss(path, errno_text(errno));
+    if (fd.get() < 0) return miss(path, access_error_text(errno));
     if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return miss(path, "not a regular file; not captured");
     std::string data;
-    if (!read_bounded(fd.get(), rule.max_bytes, data)) return miss(path, errno_text(errno));
+    if (!read_bounded(fd.get(), rule.max_bytes, data)) return miss(path, access_error_text(errno));
     if (rule.xml_only && !looks_like_xml(data)) return miss(path, "named by a setting but not XML; not captured");
     if (out_.bytes + data.size() > limits_.max_bytes)
       return stop("/" + path, "capture size limit reached; the rest skipped");
@@ -175,12 +162,12 @@ bool by_path(const CapturedEntry& a, const CapturedEntry& b) {
 }  // namespace
 
 RootCapture capture_root(const std::string& root_dir, const CaptureLimits& limits) {
-  Fd root(::open(root_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (root.get() < 0) throw InputError(root_dir, errno == ENOTDIR ? "not a directory" : errno_text(errno));
+  UniqueFd root(::open(root_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) throw InputError(root_dir, errno == ENOTDIR ? "not a directory" : access_error_text(errno));
   // The fixed list and what this root's own configuration adds to it.
   const CaptureList list = host_capture_list(Root(root_dir));
   RootCapture c;
-  Walker(c, limits, list).walk(root.get(), "", 0);
+  CaptureWalker(c, limits, list).walk(root.get(), "", 0);
   add_absent(c, list);
   std::sort(c.entries.begin(), c.entries.end(), by_path);
   return c;

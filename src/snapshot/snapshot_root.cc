@@ -33,7 +33,7 @@ std::string make_private_dir(const std::string& tarball, const std::string& base
   return name.data();
 }
 
-bool has_sys(const std::string& dir) {
+bool has_sys_not_a_link(const std::string& dir) {
   struct stat st {};
   return ::lstat((dir + "/sys").c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
@@ -41,12 +41,12 @@ bool has_sys(const std::string& dir) {
 // The unpacked root: the top, or a single folder in it that holds sys/
 // (a tarball made with `tar czf node.tgz capture/`).
 std::string root_in(const std::string& top, const std::string& tarball) {
-  if (has_sys(top)) return top;
+  if (has_sys_not_a_link(top)) return top;
   std::vector<std::string> dirs;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(top, ec))
     if (std::filesystem::is_directory(e.symlink_status())) dirs.push_back(e.path().string());
-  if (dirs.size() == 1 && has_sys(dirs[0])) return dirs[0];
+  if (dirs.size() == 1 && has_sys_not_a_link(dirs[0])) return dirs[0];
   throw InputError(tarball, "holds no sys/ directory, so it does not stand for a host (not a gdrcheck snapshot?)");
 }
 

@@ -11,31 +11,16 @@
 #include <memory>
 
 #include "host/text_format.h"
+#include "host/unique_fd.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
 namespace {
 
-constexpr std::size_t kMaxNotes = 20;
+constexpr std::size_t kMaxExtractNotes = 20;
 
 struct ReadFree {
   void operator()(archive* a) const { archive_read_free(a); }
-};
-
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(-1); }
-  void reset(int fd) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
 };
 
 std::string mib(std::uint64_t bytes) {
@@ -90,7 +75,7 @@ class Extractor {
 
   // The directory that holds the last component, made where missing. A
   // component that is a link (or a file) is refused, never followed.
-  int open_parent(const std::vector<std::string>& parts, const std::string& raw, Fd& holder) const {
+  int open_parent(const std::vector<std::string>& parts, const std::string& raw, UniqueFd& holder) const {
     int cur = dest_;
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
       const char* name = parts[i].c_str();
@@ -108,7 +93,8 @@ class Extractor {
 
   void note(const std::string& raw, const std::string& what) {
     ++result_.skipped;
-    if (result_.notes.size() < kMaxNotes) result_.notes.push_back(printable(raw) + ": " + what + "; not extracted");
+    if (result_.notes.size() < kMaxExtractNotes)
+      result_.notes.push_back(printable(raw) + ": " + what + "; not extracted");
   }
 
   void extract(archive* a, archive_entry* e) {
@@ -120,7 +106,7 @@ class Extractor {
     auto type = archive_entry_filetype(e);
     if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
       return note(raw, type == AE_IFIFO ? "FIFO" : type == AE_IFSOCK ? "socket" : "device node");
-    Fd holder;
+    UniqueFd holder;
     int parent = open_parent(parts, raw, holder);
     const std::string& name = parts.back();
     if (type == AE_IFDIR) return make_directory(parent, name, raw);
@@ -161,7 +147,7 @@ class Extractor {
   }
 
   void write_file(archive* a, int parent, const std::string& name, const std::string& raw) {
-    Fd fd(::openat(parent, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    UniqueFd fd(::openat(parent, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (fd.get() < 0)
       fail("entry '" + printable(raw) + "': " + (errno == EEXIST ? "appears twice" : std::strerror(errno)));
     char buf[65536];
@@ -189,7 +175,7 @@ class Extractor {
 }  // namespace
 
 ExtractResult extract_tarball(const std::string& tarball, int dest_dirfd, const ExtractLimits& limits) {
-  Fd in(::open(tarball.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  UniqueFd in(::open(tarball.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
   if (in.get() < 0) throw InputError(tarball, std::strerror(errno));
   if (::fstat(in.get(), &st) != 0 || !S_ISREG(st.st_mode)) throw InputError(tarball, "not a regular file");

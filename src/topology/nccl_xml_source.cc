@@ -18,6 +18,7 @@
 
 #include "host/pci_names.h"
 #include "host/sysfs_values.h"
+#include "text/ascii.h"
 #include "topology/input_error.h"
 
 namespace gdrcheck {
@@ -25,16 +26,10 @@ namespace {
 
 // Real dumps are at most ~6 levels deep; the limit keeps hostile input from
 // exhausting the stack in the recursive walk below.
-constexpr int kMaxDepth = 64;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+constexpr int kMaxPciDepth = 64;
 
 std::optional<long long> parse_decimal(std::string_view s) {
-  s = trim(s);
+  s = ascii::trim(s);
   long long v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
@@ -43,7 +38,7 @@ std::optional<long long> parse_decimal(std::string_view s) {
 
 // "0x10de" (what NCCL writes) or plain decimal, like strtol(..., 0).
 std::optional<uint64_t> parse_number(std::string_view s, int* hex_digits = nullptr) {
-  s = trim(s);
+  s = ascii::trim(s);
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     s.remove_prefix(2);
@@ -136,7 +131,7 @@ class Reader {
   // rare; the list is left unknown rather than shifted wrongly.
   void read_affinity(const pugi::xml_node& cpu, PciNode& n) {
     auto aff = cpu.attribute("affinity");
-    if (!aff || trim(aff.value()).empty()) return;
+    if (!aff || ascii::trim(aff.value()).empty()) return;
     if (parse_decimal(cpu.attribute("affinity_offset").as_string("0")).value_or(1) != 0) {
       t_.notes.push_back(n.label + ": affinity_offset not supported; CPU list unknown");
       return;
@@ -150,8 +145,8 @@ class Reader {
   }
 
   void read_pci(const pugi::xml_node& pci, int parent, const Locality& loc, int depth) {
-    if (depth > kMaxDepth)
-      throw InputError(source_, "<pci> elements nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    if (depth > kMaxPciDepth)
+      throw InputError(source_, "<pci> elements nested deeper than " + std::to_string(kMaxPciDepth) + " levels");
     PciNode n = pci_node(pci, parent);
     bool has_pci_child = static_cast<bool>(pci.child("pci"));
     auto cls = parse_class(pci);
@@ -171,7 +166,7 @@ class Reader {
     n.kind = PciNode::Kind::Device;
     n.parent = parent;
     auto busid = pci.attribute("busid");
-    n.address = PciAddress::parse(trim(busid.value()));
+    n.address = PciAddress::parse(ascii::trim(busid.value()));
     if (!n.address) {
       n.label = busid ? std::string(busid.value()).substr(0, 64) : std::string("pci?");
       t_.notes.push_back("<pci busid=\"" + n.label + "\">: not a PCI address");
@@ -349,7 +344,8 @@ class Reader {
 
 // Checks that need no XML parser: empty text and binary data.
 void check_text(std::string_view text, const std::string& source) {
-  if (trim(text).empty()) throw InputError(source, "empty file, expected NCCL topology XML (<system version=\"1\">)");
+  if (ascii::trim(text).empty())
+    throw InputError(source, "empty file, expected NCCL topology XML (<system version=\"1\">)");
   auto nul = text.find('\0');
   if (nul != std::string_view::npos)
     throw InputError(source, "binary data (NUL byte at offset " + std::to_string(nul) + "), not NCCL topology XML");

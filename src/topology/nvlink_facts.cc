@@ -51,7 +51,7 @@ int gpu_number(const std::string& id) {
 
 // ------------------------------------------------------------- context
 
-struct Context {
+struct NvlinkContext {
   const Topology& t;
   std::vector<const Endpoint*> gpus;       // endpoint order
   std::vector<const Endpoint*> smi_order;  // nvidia-smi index -> GPU
@@ -69,16 +69,16 @@ const Endpoint* endpoint_at(const std::vector<const Endpoint*>& eps, const std::
   return nullptr;
 }
 
-bool links_to_nvswitch(const Context& c, const NvLinkPeer& l) {
+bool links_to_nvswitch(const NvlinkContext& c, const NvLinkPeer& l) {
   return l.target_class == kNvSwitchClass || endpoint_at(c.nvswitches, l.target) != nullptr;
 }
 
-bool has_nvswitch_link(const Context& c, const Endpoint& g) {
+bool has_nvswitch_link(const NvlinkContext& c, const Endpoint& g) {
   return std::any_of(g.nvlinks.begin(), g.nvlinks.end(),
                      [&](const NvLinkPeer& l) { return l.count > 0 && links_to_nvswitch(c, l); });
 }
 
-bool has_gpu_link(const Context& c, const Endpoint& g) {
+bool has_gpu_link(const NvlinkContext& c, const Endpoint& g) {
   return has_nvswitch_link(c, g) || std::any_of(g.nvlinks.begin(), g.nvlinks.end(), [&](const NvLinkPeer& l) {
            const Endpoint* peer = endpoint_at(c.gpus, l.target);
            return l.count > 0 && peer && peer != &g;
@@ -86,7 +86,7 @@ bool has_gpu_link(const Context& c, const Endpoint& g) {
 }
 
 // The matrix is usable when its GPUs are GPU0..GPUn-1 for the same n.
-const Topology* usable_matrix(const Context& c, const NvLinkInputs& in, std::vector<std::string>& notes) {
+const Topology* usable_matrix(const NvlinkContext& c, const NvLinkInputs& in, std::vector<std::string>& notes) {
   const Topology* m = in.smi_matrix ? in.smi_matrix : (c.t.kind == SourceKind::SmiText ? &c.t : nullptr);
   if (!m || m == &c.t) return m;
   auto gpus = m->with_role(DeviceRole::Gpu);
@@ -102,7 +102,7 @@ const Topology* usable_matrix(const Context& c, const NvLinkInputs& in, std::vec
   return m;
 }
 
-const NvLinkStatus* usable_status(const Context& c, const NvLinkInputs& in, std::vector<std::string>& notes) {
+const NvLinkStatus* usable_status(const NvlinkContext& c, const NvLinkInputs& in, std::vector<std::string>& notes) {
   const NvLinkStatus* s = in.nvlink_status;
   if (!s) return nullptr;
   if (s->kind != NvLinkStatus::Kind::Found) {
@@ -118,8 +118,8 @@ const NvLinkStatus* usable_status(const Context& c, const NvLinkInputs& in, std:
   return s;
 }
 
-Context make_context(const Topology& t, const NvLinkInputs& in, std::vector<std::string>& notes) {
-  Context c{t, t.with_role(DeviceRole::Gpu), gpus_in_smi_order(t), t.with_role(DeviceRole::NvSwitch)};
+NvlinkContext make_nvlink_context(const Topology& t, const NvLinkInputs& in, std::vector<std::string>& notes) {
+  NvlinkContext c{t, t.with_role(DeviceRole::Gpu), gpus_in_smi_order(t), t.with_role(DeviceRole::NvSwitch)};
   c.records_nvlinks = std::any_of(c.gpus.begin(), c.gpus.end(), [&](const Endpoint* g) { return has_gpu_link(c, *g); });
   bool wants_smi = in.smi_matrix || in.nvlink_status || t.kind == SourceKind::SmiText;
   if (wants_smi && c.smi_order.empty() && !c.gpus.empty()) {
@@ -131,7 +131,7 @@ Context make_context(const Topology& t, const NvLinkInputs& in, std::vector<std:
   return c;
 }
 
-int smi_index(const Context& c, const Endpoint& g) {
+int smi_index(const NvlinkContext& c, const Endpoint& g) {
   auto it = std::find(c.smi_order.begin(), c.smi_order.end(), &g);
   return it == c.smi_order.end() ? -1 : static_cast<int>(it - c.smi_order.begin());
 }
@@ -144,7 +144,7 @@ std::string topology_name(const Topology& t) {
 }
 
 // 1. NVLinks the topology itself records.
-Verdict from_topology(const Context& c, const Endpoint& g) {
+Verdict from_topology(const NvlinkContext& c, const Endpoint& g) {
   Verdict v;
   v.source = NvLinkSource::Topology;
   int count = 0, to_itself = 0;
@@ -185,7 +185,7 @@ Verdict from_topology(const Context& c, const Endpoint& g) {
 }
 
 // 2a. NV# codes in `nvidia-smi topo -m`.
-Verdict from_matrix(const Context& c, const Endpoint& g) {
+Verdict from_matrix(const NvlinkContext& c, const Endpoint& g) {
   Verdict v;
   v.source = NvLinkSource::SmiMatrix;
   int k = smi_index(c, g);
@@ -224,7 +224,7 @@ Verdict from_matrix(const Context& c, const Endpoint& g) {
 }
 
 // 2b. `nvidia-smi nvlink --status` (or -R) block of this GPU.
-Verdict from_status(const Context& c, const Endpoint& g) {
+Verdict from_status(const NvlinkContext& c, const Endpoint& g) {
   Verdict v;
   v.source = NvLinkSource::SmiLinkStatus;
   int k = smi_index(c, g);
@@ -258,7 +258,7 @@ Verdict from_status(const Context& c, const Endpoint& g) {
   return v;
 }
 
-NvLinkFormFactor form_factor(const Context& c, const Endpoint& g) {
+NvLinkFormFactor form_factor(const NvlinkContext& c, const Endpoint& g) {
   if (g.node < 0 || static_cast<std::size_t>(g.node) >= c.t.nodes.size()) return NvLinkFormFactor::Unknown;
   const PciNode& n = c.t.nodes[static_cast<std::size_t>(g.node)];
   if (!n.ids_known || n.vendor != 0x10de) return NvLinkFormFactor::Unknown;
@@ -266,7 +266,7 @@ NvLinkFormFactor form_factor(const Context& c, const Endpoint& g) {
 }
 
 // "GH100 [H100 SXM5 80GB] (device 0x2330)"; "device unknown" without ids.
-std::string model_of(const Context& c, const Endpoint& g) {
+std::string model_of(const NvlinkContext& c, const Endpoint& g) {
   if (g.node < 0 || static_cast<std::size_t>(g.node) >= c.t.nodes.size()) return "model unknown";
   const PciNode& n = c.t.nodes[static_cast<std::size_t>(g.node)];
   if (!n.ids_known) return "model unknown";
@@ -277,7 +277,7 @@ std::string model_of(const Context& c, const Endpoint& g) {
   return name.empty() ? id : name + " (" + id + ")";
 }
 
-std::vector<std::string> sxm_peers(const Context& c, const Endpoint& g) {
+std::vector<std::string> sxm_peers(const NvlinkContext& c, const Endpoint& g) {
   std::vector<std::string> out;
   for (const Endpoint* o : c.gpus)
     if (o != &g && form_factor(c, *o) == NvLinkFormFactor::Sxm) out.push_back(o->id);
@@ -286,7 +286,7 @@ std::vector<std::string> sxm_peers(const Context& c, const Endpoint& g) {
 
 // 3. NVSwitch functions next to SXM modules: every GPU on the board is
 // linked through them.
-Verdict from_nvswitch(const Context& c, const Endpoint& g) {
+Verdict from_nvswitch(const NvlinkContext& c, const Endpoint& g) {
   Verdict v;
   v.source = NvLinkSource::NvSwitch;
   if (c.nvswitches.empty() || form_factor(c, g) != NvLinkFormFactor::Sxm) return v;
@@ -302,7 +302,7 @@ Verdict from_nvswitch(const Context& c, const Endpoint& g) {
 }
 
 // 4. The device ID's form factor.
-Verdict from_device_id(const Context& c, const Endpoint& g) {
+Verdict from_device_id(const NvlinkContext& c, const Endpoint& g) {
   Verdict v;
   v.source = NvLinkSource::DeviceId;
   std::string model = g.id + ", " + model_of(c, g);
@@ -348,7 +348,7 @@ std::string disagreement(const Verdict& chosen, const Verdict& other) {
          other.evidence;
 }
 
-GpuNvLink decide(const Context& c, const Endpoint& g) {
+GpuNvLink decide(const NvlinkContext& c, const Endpoint& g) {
   std::vector<Verdict> all;
   if (c.gpus.size() == 1) {
     Verdict single;
@@ -434,7 +434,7 @@ std::vector<const Endpoint*> gpus_in_smi_order(const Topology& t) {
 
 NvLinkFacts nvlink_facts(const Topology& t, const NvLinkInputs& in) {
   NvLinkFacts facts;
-  Context c = make_context(t, in, facts.notes);
+  NvlinkContext c = make_nvlink_context(t, in, facts.notes);
   for (const Endpoint* g : c.gpus) facts.gpus.push_back(decide(c, *g));
   return facts;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "host/text_format.h"
+#include "text/path_components.h"
 
 namespace gdrcheck {
 namespace {
@@ -15,18 +16,6 @@ constexpr std::size_t kConfigHeader = 64;
 
 std::string device_link(const PciAddress& a) {
   return "/sys/bus/pci/devices/" + a.str();
-}
-
-std::vector<std::string_view> components(std::string_view path) {
-  std::vector<std::string_view> out;
-  while (!path.empty()) {
-    std::size_t slash = path.find('/');
-    std::string_view part = path.substr(0, slash);
-    if (!part.empty()) out.push_back(part);
-    if (slash == std::string_view::npos) break;
-    path.remove_prefix(slash + 1);
-  }
-  return out;
 }
 
 // The PCI functions above the device on its sysfs path, root port first.
@@ -86,7 +75,7 @@ std::string unproven_why(const Topology& t, const Root& root, const Endpoint& e)
   std::string link = device_link(*e.address);
   std::optional<std::string> resolved = root.resolve(link);
   if (!resolved) return link + ": symbolic link loop";
-  std::vector<std::string_view> parts = components(*resolved);
+  std::vector<std::string_view> parts = path_components(*resolved);
   auto last = parts.empty() ? std::nullopt : PciAddress::parse(parts.back());
   if (!root.is_dir(*resolved) || !last || *last != *e.address)
     return link + ": does not lead to the device's directory (resolves to " + printable(*resolved) + ")";

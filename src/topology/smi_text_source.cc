@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text/ascii.h"
+#include "text/binary_text.h"
 #include "topology/input_error.h"
 #include "topology/smi_unfold.h"
 #include "topology/smi_vocabulary.h"
@@ -32,38 +34,20 @@ constexpr std::size_t kTabStop = 8;
 // affinity lists. A pasted file beyond either is not a matrix, and without
 // the bounds a 40 MB line or header costs gigabytes (cells, codes, and a
 // rows x columns map).
-constexpr std::size_t kMaxDevices = 256;
-constexpr std::size_t kMaxLineBytes = 64 * 1024;
-
-bool is_blank(char c) {
-  return c == ' ' || c == '\t';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+constexpr std::size_t kMaxMatrixDevices = 256;
+constexpr std::size_t kMaxMatrixLineBytes = 64 * 1024;
 
 // ---------------------------------------------------------------- cleaning
 
-// NUL bytes or many control bytes: a binary file, not pasted text.
-bool looks_binary(std::string_view text) {
-  std::size_t control = 0, n = std::min<std::size_t>(text.size(), 65536);
-  for (std::size_t i = 0; i < n; ++i) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == 0) return true;
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b) || c == 0x7f) ++control;
-  }
-  return n > 0 && control * 20 > n;  // more than 5 %
-}
-
 // Length of the escape sequence at s[i], 0 when there is none. Handles
 // "ESC[...X" and the "[4m" / "[0m" debris a paste leaves without its ESC.
-std::size_t escape_length(std::string_view s, std::size_t i) {
+std::size_t csi_escape_length(std::string_view s, std::size_t i) {
   bool esc = s[i] == '\x1b';
   if (!esc && s[i] != '[') return 0;
   std::size_t j = esc ? i + 1 : i;
   if (j >= s.size() || s[j] != '[') return esc ? 1 : 0;
   std::size_t params = ++j;
-  while (j < s.size() && (is_digit(s[j]) || s[j] == ';')) ++j;
+  while (j < s.size() && (ascii::is_digit(s[j]) || s[j] == ';')) ++j;
   if (j >= s.size()) return esc ? 1 : 0;
   if (esc && s[j] >= 0x40 && s[j] <= 0x7e) return j + 1 - i;
   if (!esc && s[j] == 'm' && j > params) return j + 1 - i;
@@ -101,7 +85,7 @@ std::vector<std::string> clean_lines(std::string_view text) {
       i += kReplacementChar.size();
       continue;
     }
-    if (std::size_t n = escape_length(text, i)) {
+    if (std::size_t n = csi_escape_length(text, i)) {
       i += n;
       continue;
     }
@@ -132,13 +116,13 @@ std::vector<Word> words_of(std::string_view line) {
   std::size_t col = 0;
   for (std::size_t i = 0; i < line.size();) {
     char c = line[i];
-    if (is_blank(c)) {
+    if (ascii::is_blank(c)) {
       col = c == '\t' ? (col / kTabStop + 1) * kTabStop : col + 1;
       ++i;
       continue;
     }
     std::size_t start = i, start_col = col;
-    for (; i < line.size() && !is_blank(line[i]); ++i) ++col;
+    for (; i < line.size() && !ascii::is_blank(line[i]); ++i) ++col;
     words.push_back({line.substr(start, i - start), start_col, col});
   }
   return words;
@@ -155,7 +139,7 @@ struct Text {
 
   explicit Text(std::string_view raw) : lines(smi::unfold_lines(clean_lines(raw), &unfolded)) {
     words.reserve(lines.size());
-    for (const auto& line : lines) words.push_back(line.size() > kMaxLineBytes ? too_long() : words_of(line));
+    for (const auto& line : lines) words.push_back(line.size() > kMaxMatrixLineBytes ? too_long() : words_of(line));
   }
   // A line no matrix has: one word that is no label, code or header, so it
   // ends a matrix and starts none.
@@ -177,7 +161,7 @@ using smi::split_leading_labels;
 
 // ------------------------------------------------------------------ header
 
-struct Header {
+struct MatrixHeader {
   std::vector<std::string> devices;  // column labels, in order
   std::vector<std::string> columns;  // "CPU Affinity", "NUMA Affinity", ...
   bool glued = false;                // labels had run together
@@ -222,8 +206,8 @@ std::vector<std::string> group_column_names(const std::vector<std::string>& word
   return names;
 }
 
-Header parse_header(const std::vector<Word>& words) {
-  Header h;
+MatrixHeader parse_header(const std::vector<Word>& words) {
+  MatrixHeader h;
   std::size_t i = 0;
   for (; i < words.size(); ++i) {
     std::string_view w = words[i].text;
@@ -325,7 +309,7 @@ std::vector<std::pair<std::string, std::string>> assign_columns(std::vector<std:
 
 // Splits a row into its label, `n` device codes and the affinity cells.
 // Returns nullopt (with `problem` set) when the row is short of codes.
-std::optional<Row> parse_row(std::string_view line, const std::vector<Word>& line_words, const Header& h,
+std::optional<Row> parse_row(std::string_view line, const std::vector<Word>& line_words, const MatrixHeader& h,
                              std::string* problem) {
   std::vector<Cell> cells = cells_of(line, line_words);
   std::size_t i = 0;
@@ -372,7 +356,7 @@ std::optional<Row> parse_row(std::string_view line, const std::vector<Word>& lin
 // --------------------------------------------------------------- matrices
 
 struct Matrix {
-  Header header;
+  MatrixHeader header;
   std::vector<Row> rows;
   std::size_t end_line = 0;  // first line after the rows
 };
@@ -403,9 +387,9 @@ std::string unglue_row_label(std::string_view line, const Word& first,
 Matrix read_matrix(const Text& text, std::size_t header_line, std::string* problem) {
   Matrix m;
   m.header = parse_header(text.words[header_line]);
-  if (m.header.devices.size() > kMaxDevices) {
+  if (m.header.devices.size() > kMaxMatrixDevices) {
     *problem = "header names " + std::to_string(m.header.devices.size()) + " devices; a node has at most " +
-               std::to_string(kMaxDevices);
+               std::to_string(kMaxMatrixDevices);
     m.end_line = header_line + 1;
     return m;
   }
@@ -451,7 +435,7 @@ bool is_p2p_matrix(const Matrix& m) {
 // ------------------------------------------------------------ the model
 
 // "a, b, c" — at most 8 items, so a hostile header cannot make huge notes.
-std::string join(const std::vector<std::string>& v) {
+std::string short_list(const std::vector<std::string>& v) {
   constexpr std::size_t kMax = 8;
   std::string out;
   for (std::size_t i = 0; i < v.size() && i < kMax; ++i) out += (i ? ", " : "") + v[i];
@@ -461,7 +445,7 @@ std::string join(const std::vector<std::string>& v) {
 
 bool is_label_of(std::string_view label, std::string_view prefix) {
   return label.substr(0, prefix.size()) == prefix && label.size() > prefix.size() &&
-         std::all_of(label.begin() + static_cast<long>(prefix.size()), label.end(), is_digit);
+         std::all_of(label.begin() + static_cast<long>(prefix.size()), label.end(), ascii::is_digit);
 }
 
 // "NICk: mlx5_3" lines after the matrix, up to the next header.
@@ -481,7 +465,7 @@ std::map<std::string, std::string> read_nic_legend(const Text& text, std::size_t
 // Endpoint ids: GPUk and NICk as printed; old drivers' device-name columns
 // become NIC<n> in column order (after any printed NICk); anything else
 // (NVME0?) is kept as printed with role Extra.
-std::vector<Endpoint> make_endpoints(const Header& h, const std::map<std::string, std::string>& legend) {
+std::vector<Endpoint> make_endpoints(const MatrixHeader& h, const std::map<std::string, std::string>& legend) {
   std::set<std::string> taken(h.devices.begin(), h.devices.end());
   std::vector<Endpoint> eps;
   int next_nic = 0;
@@ -509,7 +493,7 @@ std::vector<Endpoint> make_endpoints(const Header& h, const std::map<std::string
 
 // Single non-negative integer, as NUMA Affinity prints it; -1 otherwise.
 int single_numa(const std::string& s) {
-  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), is_digit)) return -1;
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), ascii::is_digit)) return -1;
   return std::stoi(s);
 }
 
@@ -568,14 +552,16 @@ void add_notes(Topology& t, const Matrix& m, const std::map<std::string, std::st
     if (!rows.count(label)) missing.push_back(label);
   }
   if (!old_style.empty())
-    t.notes.push_back("no NIC legend: NIC names taken from column headers (" + join(old_style) + ")");
-  if (!unnamed.empty()) t.notes.push_back("no NIC Legend entry for " + join(unnamed) + ": RDMA device names unknown");
-  if (!missing.empty()) t.notes.push_back("no matrix row for " + join(missing) + " (paste cut short?)");
+    t.notes.push_back("no NIC legend: NIC names taken from column headers (" + short_list(old_style) + ")");
+  if (!unnamed.empty())
+    t.notes.push_back("no NIC Legend entry for " + short_list(unnamed) + ": RDMA device names unknown");
+  if (!missing.empty()) t.notes.push_back("no matrix row for " + short_list(missing) + " (paste cut short?)");
   if (m.header.glued) t.notes.push_back("header labels had run together; split them");
-  if (!glued.empty()) t.notes.push_back("cells had run together in rows " + join(glued) + "; split them into codes");
-  if (!unknown.empty()) t.notes.push_back("unrecognised codes: " + join(unknown));
+  if (!glued.empty())
+    t.notes.push_back("cells had run together in rows " + short_list(glued) + "; split them into codes");
+  if (!unknown.empty()) t.notes.push_back("unrecognised codes: " + short_list(unknown));
   if (!values_glued.empty())
-    t.notes.push_back("affinity cells had run together in rows " + join(values_glued) +
+    t.notes.push_back("affinity cells had run together in rows " + short_list(values_glued) +
                       " and cannot be told apart: CPU and NUMA affinity not read");
   if (text.unfolded)
     t.notes.push_back("the matrix had lost its line breaks (" + std::to_string(text.unfolded) +
@@ -607,13 +593,13 @@ Topology build(const Matrix& m, const Text& text, const std::string& source) {
   }
   add_notes(t, m, legend, text);
   if (!trust.trusted)
-    t.notes.push_back("CPU Affinity cells that are no CPU list (" + join(trust.bad) +
+    t.notes.push_back("CPU Affinity cells that are no CPU list (" + short_list(trust.bad) +
                       "): the text was altered, so no CPU or NUMA affinity of this matrix is used");
-  if (!trust.cut.empty()) t.notes.push_back("affinity cut short in rows " + join(trust.cut) + ": not read");
+  if (!trust.cut.empty()) t.notes.push_back("affinity cut short in rows " + short_list(trust.cut) + ": not read");
   return t;
 }
 
-std::string duplicate_label(const Header& h) {
+std::string duplicate_label(const MatrixHeader& h) {
   std::set<std::string> seen;
   for (const auto& d : h.devices)
     if (!seen.insert(d).second) return d;
@@ -667,7 +653,8 @@ bool looks_like_smi_text(std::string_view text) {
 }
 
 Topology read_smi_text(std::string_view text, const std::string& source_name) {
-  bool blank = std::all_of(text.begin(), text.end(), [](char c) { return is_blank(c) || c == '\n' || c == '\r'; });
+  bool blank =
+      std::all_of(text.begin(), text.end(), [](char c) { return ascii::is_blank(c) || c == '\n' || c == '\r'; });
   if (blank) throw InputError(source_name, "empty input");
   if (looks_binary(text)) throw InputError(source_name, "binary data, not `nvidia-smi topo -m` text");
   const Text split(text);

@@ -10,15 +10,15 @@ namespace {
 
 // Longer lines are left alone: no matrix is that wide, and the reader
 // turns them into a word no matrix has.
-constexpr std::size_t kMaxLine = 64 * 1024;
+constexpr std::size_t kMaxUnfoldLine = 64 * 1024;
 
-struct Token {
+struct LineToken {
   std::string_view text;
   std::size_t offset = 0;
 };
 
-std::vector<Token> tokens_of(std::string_view line) {
-  std::vector<Token> out;
+std::vector<LineToken> tokens_of(std::string_view line) {
+  std::vector<LineToken> out;
   for (std::size_t i = 0; i < line.size();) {
     if (line[i] == ' ' || line[i] == '\t') {
       ++i;
@@ -45,7 +45,7 @@ bool starts_with_code(std::string_view w) {
 // Index of the header's first word (GPU0, alone or glued to GPU1), or
 // npos; `labels` gets the header's device labels, `end` the index after
 // them.
-std::size_t find_header(const std::vector<Token>& t, std::set<std::string, std::less<>>* labels, std::size_t* end) {
+std::size_t find_header(const std::vector<LineToken>& t, std::set<std::string, std::less<>>* labels, std::size_t* end) {
   for (std::size_t k = 0; k < t.size(); ++k) {
     // Its first label is a prefix of the word: words that do not start
     // with GPU0 (nearly all) are passed over without splitting them.
@@ -81,7 +81,7 @@ bool next_line_is_row(const std::vector<std::string>& lines, std::size_t i) {
 std::vector<std::size_t> cuts_of(const std::vector<std::string>& lines, std::size_t i) {
   const std::string& line = lines[i];
   // Every header starts with a word that starts with GPU0 (find_header).
-  if (line.size() > kMaxLine || line.find("GPU0") == std::string::npos) return {};
+  if (line.size() > kMaxUnfoldLine || line.find("GPU0") == std::string::npos) return {};
   auto t = tokens_of(line);
   std::set<std::string, std::less<>> labels;
   std::size_t end = 0;

@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <array>
 
+#include "text/ascii.h"
 #include "topology/path_class.h"
 
 namespace gdrcheck::smi {
 namespace {
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool is_upper(char c) {
   return c >= 'A' && c <= 'Z';
 }
@@ -23,7 +21,7 @@ bool is_lower(char c) {
 std::vector<std::string> split_after_digits(std::string_view w) {
   std::vector<std::string> parts(1);
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (i > 0 && is_upper(w[i]) && is_digit(w[i - 1])) parts.emplace_back();
+    if (i > 0 && is_upper(w[i]) && ascii::is_digit(w[i - 1])) parts.emplace_back();
     parts.back() += w[i];
   }
   return parts;
@@ -44,7 +42,7 @@ std::size_t code_at(std::string_view w, std::size_t i) {
   static const std::array<std::string_view, 8> kFixed = {"NODE", "N/A", "PIX", "PXB", "PHB", "SYS", "SOC", "X"};
   if (w.substr(i, 2) == "NV") {
     std::size_t j = i + 2;
-    while (j < w.size() && is_digit(w[j])) ++j;
+    while (j < w.size() && ascii::is_digit(w[j])) ++j;
     if (j > i + 2) return j - i;
   }
   for (auto code : kFixed)
@@ -87,12 +85,12 @@ bool is_upper_label(std::string_view w) {
   std::size_t i = 0;
   while (i < w.size() && is_upper(w[i])) ++i;
   if (i < 2 || i == w.size() || w.substr(0, i) == "NV") return false;
-  return std::all_of(w.begin() + static_cast<long>(i), w.end(), is_digit);
+  return std::all_of(w.begin() + static_cast<long>(i), w.end(), ascii::is_digit);
 }
 
 bool is_lower_label(std::string_view w) {
-  if (w.empty() || w.size() > kMaxGluedWord || !is_lower(w.front()) || !is_digit(w.back())) return false;
-  return std::all_of(w.begin(), w.end(), [](char c) { return is_lower(c) || is_digit(c) || c == '_'; });
+  if (w.empty() || w.size() > kMaxGluedWord || !is_lower(w.front()) || !ascii::is_digit(w.back())) return false;
+  return std::all_of(w.begin(), w.end(), [](char c) { return is_lower(c) || ascii::is_digit(c) || c == '_'; });
 }
 
 bool is_device_label(std::string_view w) {
@@ -138,8 +136,8 @@ bool is_cpu_list(std::string_view s) {
     auto number = [&](long* v) {
       std::size_t start = i;
       *v = 0;
-      while (i < s.size() && is_digit(s[i]) && i - start < 7) *v = *v * 10 + (s[i++] - '0');
-      return i > start && (i == s.size() || !is_digit(s[i]));
+      while (i < s.size() && ascii::is_digit(s[i]) && i - start < 7) *v = *v * 10 + (s[i++] - '0');
+      return i > start && (i == s.size() || !ascii::is_digit(s[i]));
     };
     long lo = 0, hi = 0;
     if (!number(&lo)) return false;

@@ -37,7 +37,7 @@ int node_at(const Topology& t, const PciAddress& a) {
 }
 
 // The functions of one slot share bus, device number and parent.
-std::vector<int> slot_of(const Topology& t, int node) {
+std::vector<int> slot_functions(const Topology& t, int node) {
   const PciNode& n = t.nodes[node];
   if (n.kind != PciNode::Kind::Device) return {node};
   std::vector<int> out;
@@ -51,7 +51,7 @@ std::vector<int> slot_of(const Topology& t, int node) {
   return out;
 }
 
-bool inside(const Topology& t, int node, int ancestor) {
+bool at_or_below(const Topology& t, int node, int ancestor) {
   for (int n = node; n >= 0; n = t.nodes[n].parent)
     if (n == ancestor) return true;
   return false;
@@ -88,12 +88,13 @@ void reparent(Topology& t, int node, int parent) {
 // Devices inherit the place of their root: a moved one forgets its own.
 void relocate(Topology& t, int moved) {
   for (std::size_t i = 0; i < t.nodes.size(); ++i)
-    if (inside(t, static_cast<int>(i), moved) && t.nodes[i].kind == PciNode::Kind::Device) t.nodes[i].locality = {};
+    if (at_or_below(t, static_cast<int>(i), moved) && t.nodes[i].kind == PciNode::Kind::Device)
+      t.nodes[i].locality = {};
   for (auto& e : t.endpoints)
-    if (e.node >= 0 && inside(t, e.node, moved)) e.locality = t.locality_of(e.node);
+    if (e.node >= 0 && at_or_below(t, e.node, moved)) e.locality = t.locality_of(e.node);
 }
 
-std::string name_of(const Topology& t, int node) {
+std::string node_name_of(const Topology& t, int node) {
   for (const auto& e : t.endpoints)
     if (e.node == node) return printable(e.role == DeviceRole::Nic ? e.name : e.id) + " (" + node_text(t, node) + ")";
   return node_text(t, node);
@@ -144,12 +145,12 @@ std::vector<AppliedMove> apply_moves(Topology& t, const std::vector<DeviceMove>&
     int device = node_at(t, m.device), target = node_at(t, m.under);
     if (t.nodes[device].parent < 0)
       throw std::invalid_argument(m.device.str() + " is a root of the tree, not a device");
-    if (inside(t, target, device))
+    if (at_or_below(t, target, device))
       throw std::invalid_argument(m.under.str() + " is " + m.device.str() + " or below it: cannot move it there");
     std::string from = node_text(t, t.nodes[device].parent), how;
-    std::string what = name_of(t, device);
+    std::string what = node_name_of(t, device);
     int parent = place_below(t, target, how);
-    for (int f : slot_of(t, device)) {
+    for (int f : slot_functions(t, device)) {
       reparent(t, f, parent);
       relocate(t, f);
     }

@@ -36,7 +36,9 @@ std::string read_file(const std::string& path) {
   return read_user_file(path, kMaxTopologyFile, "topology file");
 }
 
-bool looks_binary(const std::string& text) {
+// NUL bytes or more than 10 % control bytes in the first 4 KiB: binary
+// data, whichever of the three formats was meant.
+bool looks_like_binary_topology(const std::string& text) {
   std::size_t n = std::min<std::size_t>(text.size(), 4096), odd = 0;
   for (std::size_t i = 0; i < n; ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
@@ -56,7 +58,7 @@ TopologyFileKind detect(const std::string& text) {
 Topology load_topology_text(const std::string& text, const std::string& path, TopologyFileKind kind,
                             const DeviceSelection& extra) {
   if (text.empty()) throw InputError(path, "empty file");
-  if (looks_binary(text))
+  if (looks_like_binary_topology(text))
     throw InputError(path,
                      "binary data, not a topology (expected hwloc XML, NCCL topology XML or nvidia-smi topo -m text)");
   if (kind == TopologyFileKind::Auto) kind = detect(text);
