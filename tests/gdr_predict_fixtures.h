@@ -11,10 +11,13 @@
 
 #include "host/nccl_settings.h"
 #include "nccl/gdr_predict.h"
+#include "nccl_versions.h"
 #include "topology/path_class.h"
 #include "topology/topology.h"
 
 namespace gdrcheck::predict_testing {
+
+using testing::nccl_version;
 
 inline constexpr const char* kNvMem = kPeermemNvMem;
 inline constexpr const char* kNvMemNc = kPeermemNvMemNc;
@@ -172,10 +175,6 @@ inline GdrPredictInput input(const Topology& t, int sm = 90, NcclVersion v = Ncc
   in.host = host_with({kNvMem});
   in.version = v;
   return in;
-}
-
-inline NcclVersion ver(const char* text) {
-  return *NcclVersion::parse(text);
 }
 
 inline NcclSettings env(std::vector<std::pair<std::string, std::string>> values,

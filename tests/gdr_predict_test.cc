@@ -40,7 +40,7 @@ TEST(GdrPredictDistance, PixPairUsesGdrBothWays) {
 
 TEST(GdrPredictDistance, PxbPairUsesGdrWithPxbDefaultBefore229) {
   Topo b = pxb();
-  GdrPrediction p = predict(input(b.t, 90, ver("2.21.5")));
+  GdrPrediction p = predict(input(b.t, 90, nccl_version("2.21.5")));
   expect_gdr(p, Tri::Yes, Tri::Yes);
   EXPECT_EQ(p.path, NcclPath::PXB);
   EXPECT_EQ(p.level, "PXB");
@@ -49,7 +49,7 @@ TEST(GdrPredictDistance, PxbPairUsesGdrWithPxbDefaultBefore229) {
 
 TEST(GdrPredictDistance, PhbStagesThroughHostMemory) {
   Topo b = phb();
-  GdrPrediction p = predict(input(b.t, 90, ver("2.21.5")));
+  GdrPrediction p = predict(input(b.t, 90, nccl_version("2.21.5")));
   expect_gdr(p, Tri::No, Tri::No);
   EXPECT_EQ(p.path, NcclPath::PHB);
   EXPECT_RULE(p, "distance PHB > level PXB (default): NCCL stages through host memory");
@@ -104,7 +104,7 @@ TEST(GdrPredictLevel, LegacyTwoMeansPxb) {
 
 TEST(GdrPredictLevel, UnrecognisedValueKeepsTheDefault) {
   Topo b = phb();
-  GdrPredictInput in = input(b.t, 90, ver("2.21.5"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.21.5"));
   in.settings = env({{"NCCL_NET_GDR_LEVEL", "P2C"}});  // exists only from 2.27
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::No);
@@ -135,7 +135,7 @@ TEST(GdrPredictRead, GdrReadZeroKeepsReceiveOnly) {
 
 TEST(GdrPredictRead, VoltaWithoutNvlinkReceivesOnly) {
   Topo b = two_pix_pairs();
-  GdrPrediction p = predict(input(b.t, 70, ver("2.19.3")));
+  GdrPrediction p = predict(input(b.t, 70, nccl_version("2.19.3")));
   expect_gdr(p, Tri::No, Tri::Yes);
   EXPECT_RULE(p,
               "send side disabled: NCCL 2.19.3 on sm 70 reads GPU memory by default only with an NVLink to "
@@ -145,14 +145,14 @@ TEST(GdrPredictRead, VoltaWithoutNvlinkReceivesOnly) {
 TEST(GdrPredictRead, VoltaWithNvlinkSendsToo) {
   Topo b = two_pix_pairs();
   b.nvlink("GPU0", "GPU1");
-  GdrPrediction p = predict(input(b.t, 70, ver("2.19.3")));
+  GdrPrediction p = predict(input(b.t, 70, nccl_version("2.19.3")));
   expect_gdr(p, Tri::Yes, Tri::Yes);
   EXPECT_RULE(p, "send side allowed: NVLink to GPU1");
 }
 
 TEST(GdrPredictRead, GdrReadOneForcesSendWithoutNvlink) {
   Topo b = two_pix_pairs();
-  GdrPredictInput in = input(b.t, 70, ver("2.19.3"));
+  GdrPredictInput in = input(b.t, 70, nccl_version("2.19.3"));
   in.settings = env({{"NCCL_NET_GDR_READ", "1"}});
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::Yes, Tri::Yes);
@@ -161,17 +161,17 @@ TEST(GdrPredictRead, GdrReadOneForcesSendWithoutNvlink) {
 
 TEST(GdrPredictRead, SingleVoltaSends) {
   Topo b = pix();
-  GdrPrediction p = predict(input(b.t, 70, ver("2.19.3")));
+  GdrPrediction p = predict(input(b.t, 70, nccl_version("2.19.3")));
   expect_gdr(p, Tri::Yes, Tri::Yes);
   EXPECT_RULE(p, "send side allowed: the only GPU");
 }
 
 TEST(GdrPredictRead, AmpereNeedsNvlinkUntil218) {
   Topo b = two_pix_pairs();
-  GdrPrediction old = predict(input(b.t, 80, ver("2.18.6")));
+  GdrPrediction old = predict(input(b.t, 80, nccl_version("2.18.6")));
   expect_gdr(old, Tri::No, Tri::Yes);
   EXPECT_RULE(old, "send side disabled: NCCL 2.18.6 reads GPU memory by default only with an NVLink");
-  GdrPrediction now = predict(input(b.t, 80, ver("2.19.3")));
+  GdrPrediction now = predict(input(b.t, 80, nccl_version("2.19.3")));
   expect_gdr(now, Tri::Yes, Tri::Yes);
   EXPECT_RULE(now, "send side: sm 80 reads GPU memory by default (NCCL >= 2.19)");
 }
@@ -227,7 +227,7 @@ TEST(GdrPredictPeermem, NvMemPresentEnablesGdr) {
 
 TEST(GdrPredictPeermem, Nccl222ChecksNvMemNcButNotTheModule) {
   Topo b = pix();
-  GdrPredictInput in = input(b.t, 90, ver("2.22.3"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.22.3"));
   in.host = host_with({kModNvidiaPeermem});
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::No);
@@ -244,14 +244,14 @@ TEST(GdrPredictPeermem, Nccl222ChecksNvMemNcButNotTheModule) {
 
 TEST(GdrPredictPeermem, Nccl223ChecksTheModuleFile) {
   Topo b = pix();
-  GdrPredictInput in = input(b.t, 90, ver("2.23.4"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.23.4"));
   in.host = host_with({kModNvidiaPeermem});
   expect_gdr(predict(in), Tri::Yes, Tri::Yes);
 }
 
 TEST(GdrPredictPeermem, Nccl221ChecksNvidiaPeermemClientNotNvMemNc) {
   Topo b = pix();
-  GdrPredictInput in = input(b.t, 90, ver("2.21.5"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.21.5"));
   in.host = host_with({kNvidiaPeermem});
   expect_gdr(predict(in), Tri::Yes, Tri::Yes);
   in.host = host_with({kNvMemNc});
@@ -262,7 +262,7 @@ TEST(GdrPredictPeermem, Nccl221ChecksNvidiaPeermemClientNotNvMemNc) {
 
 TEST(GdrPredictPeermem, Nccl296ChecksOnlyNvMem) {
   Topo b = pix();
-  GdrPredictInput in = input(b.t, 70, ver("2.9.6"));
+  GdrPredictInput in = input(b.t, 70, nccl_version("2.9.6"));
   in.host = host_with({kNvidiaPeermem});
   GdrPrediction p = predict(in);
   expect_gdr(p, Tri::No, Tri::No);
@@ -272,13 +272,13 @@ TEST(GdrPredictPeermem, Nccl296ChecksOnlyNvMem) {
 
 TEST(GdrPredictDmabuf, ArrivedIn213) {
   Topo b = pix();
-  GdrPredictInput in = input(b.t, 90, ver("2.12.12"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.12.12"));
   in.host = host_with({}, Tri::Yes, "open kernel module, kernel 6.8");
   GdrPrediction old = predict(in);
   expect_gdr(old, Tri::No, Tri::No);
   EXPECT_RULE(old, "NCCL 2.12.12 predates DMA-BUF support (2.13.4)");
 
-  in.version = ver("2.13.4");
+  in.version = nccl_version("2.13.4");
   GdrPrediction now = predict(in);
   expect_gdr(now, Tri::Yes, Tri::Yes);
   EXPECT_RULE(now, "NIC side GDR through DMA-BUF: DMA-BUF possible: open kernel module, kernel 6.8");
@@ -338,7 +338,7 @@ TEST(GdrPredictGpu, RecordedGpuGdrZeroDisables) {
 
 TEST(GdrPredictGpu, PrePascalIsUnknown) {
   Topo b = pix();
-  GdrPrediction p = predict(input(b.t, 52, ver("2.12.12")));
+  GdrPrediction p = predict(input(b.t, 52, nccl_version("2.12.12")));
   expect_gdr(p, Tri::Unknown, Tri::Unknown);
   EXPECT_RULE(p, "sm 52 predates Pascal");
 }
@@ -662,21 +662,21 @@ TEST(GdrPredictC2c, GdrC2cOffFallsBackToPxb) {
 
 TEST(GdrPredictC2c, VersionHistory) {
   Topo b = c2c();
-  GdrPrediction v225 = predict(input(b.t, 90, ver("2.25.1")));
+  GdrPrediction v225 = predict(input(b.t, 90, nccl_version("2.25.1")));
   expect_gdr(v225, Tri::No, Tri::No);
   EXPECT_EQ(v225.path, NcclPath::PHB);
 
-  GdrPrediction v226 = predict(input(b.t, 90, ver("2.26.6")));
+  GdrPrediction v226 = predict(input(b.t, 90, nccl_version("2.26.6")));
   expect_gdr(v226, Tri::No, Tri::No);
   EXPECT_RULE(v226, "but NCCL_NET_GDR_C2C is off (the 2.26 default)");
 
-  GdrPredictInput on = input(b.t, 90, ver("2.26.6"));
+  GdrPredictInput on = input(b.t, 90, nccl_version("2.26.6"));
   on.settings = env({{"NCCL_NET_GDR_C2C", "1"}});
   GdrPrediction v226on = predict(on);
   expect_gdr(v226on, Tri::Yes, Tri::Yes);
   EXPECT_RULE(v226on, "distance C2C (path PHB) <= level PXB (default)");
 
-  GdrPrediction v228 = predict(input(b.t, 90, ver("2.28.9")));
+  GdrPrediction v228 = predict(input(b.t, 90, nccl_version("2.28.9")));
   expect_gdr(v228, Tri::Yes, Tri::Yes);
   EXPECT_EQ(v228.path, NcclPath::P2C);
   EXPECT_RULE(v228, "distance C2C (path P2C) <= level PXB (default)");
@@ -724,11 +724,11 @@ TEST(GdrPredictRecorded, OciH100UnfusedPortsChannelZeroPerRelease) {
   in.settings = env({{"NCCL_NET_MERGE_LEVEL", "LOC"}});
   auto newest = predict_gdr(in);
   EXPECT_EQ(nic_names(v, newest[1]), (std::vector<std::string>{"mlx5_3", "mlx5_4"}));
-  in.version = ver("2.29.7");
+  in.version = nccl_version("2.29.7");
   auto older = predict_gdr(in);
   EXPECT_EQ(nic_names(v, older[1]), (std::vector<std::string>{"mlx5_4", "mlx5_3"}));
   EXPECT_RULE(older[1], "2 NICs equally good: mlx5_4 (PIX, 22.5 GB/s), mlx5_3 (PIX, 22.5 GB/s); channel 0 uses mlx5_4");
-  in.version = ver("2.17.1");
+  in.version = nccl_version("2.17.1");
   EXPECT_EQ(nic_names(v, predict_gdr(in)[1]), (std::vector<std::string>{"mlx5_4", "mlx5_3"}));  // 1 % 2
   EXPECT_EQ(nic_names(v, predict_gdr(in)[2]), (std::vector<std::string>{"mlx5_5", "mlx5_6"}));  // 2 % 2
 }
@@ -772,14 +772,14 @@ TEST(GdrPredictParseLevel, NamesOfTheNewestRelease) {
 }
 
 TEST(GdrPredictParseLevel, NamesExistOnlyFromTheirRelease) {
-  EXPECT_FALSE(parse_gdr_level("NVB", ver("2.7.8")));
-  EXPECT_EQ(parse_gdr_level("NVB", ver("2.8.3")), NcclPath::NVB);
-  EXPECT_FALSE(parse_gdr_level("PXN", ver("2.11.4")));
-  EXPECT_EQ(parse_gdr_level("PXN", ver("2.12.12")), NcclPath::PXN);
-  EXPECT_FALSE(parse_gdr_level("C2C", ver("2.25.1")));
-  EXPECT_EQ(parse_gdr_level("C2C", ver("2.26.2")), NcclPath::C2C);
-  EXPECT_FALSE(parse_gdr_level("P2C", ver("2.26.6")));
-  EXPECT_EQ(parse_gdr_level("P2C", ver("2.27.3")), NcclPath::P2C);
+  EXPECT_FALSE(parse_gdr_level("NVB", nccl_version("2.7.8")));
+  EXPECT_EQ(parse_gdr_level("NVB", nccl_version("2.8.3")), NcclPath::NVB);
+  EXPECT_FALSE(parse_gdr_level("PXN", nccl_version("2.11.4")));
+  EXPECT_EQ(parse_gdr_level("PXN", nccl_version("2.12.12")), NcclPath::PXN);
+  EXPECT_FALSE(parse_gdr_level("C2C", nccl_version("2.25.1")));
+  EXPECT_EQ(parse_gdr_level("C2C", nccl_version("2.26.2")), NcclPath::C2C);
+  EXPECT_FALSE(parse_gdr_level("P2C", nccl_version("2.26.6")));
+  EXPECT_EQ(parse_gdr_level("P2C", nccl_version("2.27.3")), NcclPath::P2C);
 }
 
 TEST(GdrPredictParseLevel, LegacyIntegers) {
@@ -796,7 +796,7 @@ TEST(GdrPredictParseLevel, LegacyIntegers) {
 }
 
 TEST(GdrPredictParseLevel, Nccl25UsesTheOldExclusiveScale) {
-  NcclVersion v = ver("2.5.6");
+  NcclVersion v = nccl_version("2.5.6");
   EXPECT_EQ(parse_gdr_level("0", v), NcclPath::LOC);
   EXPECT_EQ(parse_gdr_level("1", v), NcclPath::PIX);
   EXPECT_EQ(parse_gdr_level("2", v), NcclPath::PXB);  // the old default (PHB, exclusive)

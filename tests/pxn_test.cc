@@ -25,7 +25,7 @@ Topo peer_owns_the_nic() {
 
 TEST(Pxn, PeerWithTheNicCarriesTheSendsWithGdr) {
   Topo b = peer_owns_the_nic();
-  GdrPrediction p = predict(input(b.t, 90, ver("2.30.7")));
+  GdrPrediction p = predict(input(b.t, 90, nccl_version("2.30.7")));
   EXPECT_EQ(p.path, NcclPath::PXN) << dump(p);
   EXPECT_EQ(p.pxn_peer, "GPU1");
   EXPECT_EQ(p.send_nic, "NIC0");
@@ -35,7 +35,7 @@ TEST(Pxn, PeerWithTheNicCarriesTheSendsWithGdr) {
 
 TEST(Pxn, NoPxnBefore212) {
   Topo b = peer_owns_the_nic();
-  GdrPrediction p = predict(input(b.t, 90, ver("2.11.4")));
+  GdrPrediction p = predict(input(b.t, 90, nccl_version("2.11.4")));
   EXPECT_TRUE(p.pxn_peer.empty());
   EXPECT_EQ(p.path, NcclPath::PHB) << dump(p);
   EXPECT_EQ(p.recv, Tri::No);
@@ -43,7 +43,7 @@ TEST(Pxn, NoPxnBefore212) {
 
 TEST(Pxn, FirstReleaseWithPxnAlreadyUsesIt) {
   Topo b = peer_owns_the_nic();
-  GdrPrediction p = predict(input(b.t, 90, ver("2.12.12")));
+  GdrPrediction p = predict(input(b.t, 90, nccl_version("2.12.12")));
   EXPECT_EQ(p.pxn_peer, "GPU1") << dump(p);
   EXPECT_EQ(p.recv, Tri::Yes);
 }
@@ -97,7 +97,7 @@ Topo slower_own_link() {
 }
 
 GdrPredictInput with_rate(const Topology& t, const char* version) {
-  GdrPredictInput in = input(t, 90, ver(version));
+  GdrPredictInput in = input(t, 90, nccl_version(version));
   in.ports = std::vector<NicPortFacts>{{"NIC0", "mlx5_0", 1, Tri::Yes, "ACTIVE", "InfiniBand", 200}};
   return in;
 }
@@ -116,10 +116,10 @@ TEST(Pxn, PeerBandwidthAloneFrom2143UntilTheLocalGpuRule) {
 // 2.30.3: the peer must pass the send-side GDR check itself.
 TEST(Pxn, PeerMustReadGpuMemoryFrom2303) {
   Topo b = peer_owns_the_nic();
-  GdrPredictInput in = input(b.t, 90, ver("2.29.7"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.29.7"));
   in.settings = env({{"NCCL_NET_GDR_READ", "0"}});
   EXPECT_EQ(predict(in).pxn_peer, "GPU1");
-  in.version = ver("2.30.3");
+  in.version = nccl_version("2.30.3");
   EXPECT_TRUE(predict(in).pxn_peer.empty()) << dump(predict(in));
 }
 
@@ -128,7 +128,7 @@ TEST(Pxn, PeerMustReadGpuMemoryFrom2303) {
 // (From 2.30.3 the peer's own read check already refuses PXN here.)
 TEST(Pxn, GdrOffRoutesThroughTheCpuAndOverwritesPxn) {
   Topo b = peer_owns_the_nic();
-  GdrPredictInput in = input(b.t, 90, ver("2.29.7"));
+  GdrPredictInput in = input(b.t, 90, nccl_version("2.29.7"));
   in.settings = env({{"NCCL_NET_GDR_LEVEL", "LOC"}});
   GdrPrediction p = predict(in);
   EXPECT_TRUE(p.pxn_peer.empty()) << dump(p);
