@@ -51,6 +51,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // pay for loading them again. This one is never loaded nor destroyed.
   static hwloc_topology_t keep_components_loaded;
   if (hwloc_topology_init(&keep_components_loaded) != 0) std::abort();
+  probe();  // forks the process that makes the copies, while this one is small
   return 0;
 }
 

@@ -379,6 +379,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (!::mkdtemp(g_private.data())) continue;
     g_root = g_private + "/root";
     std::atexit([] { ::rmdir(g_private.c_str()); });
+    probe();  // forks the process that makes the copies, while this one is small
     return 0;
   }
   std::abort();  // nowhere to build a root: the target cannot run

@@ -6,6 +6,12 @@
 // and answers with one byte; a copy that crashes or hangs is replaced at
 // the next request. The requests and the work must be the ones the product
 // probes: only the number of forks differs.
+//
+// Copies are not forked from the fuzzing process itself but from a small
+// process forked once, at construction (LLVMFuzzerInitialize, before the
+// corpus is read): hwloc crashes on about one malformed XML in fifty, and
+// every fork of the grown fuzzing process cost a copy of its page tables
+// and, afterwards, a copy-on-write fault for each page it wrote again.
 #pragma once
 
 #include <fcntl.h>
@@ -21,6 +27,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <utility>
@@ -35,53 +42,90 @@ class KeptProbeChild {
  public:
   using Work = std::function<void(const std::string& request)>;
 
-  KeptProbeChild(Work work, std::chrono::milliseconds limit) : work_(std::move(work)), limit_(limit) {}
+  // Forks the process that forks the copies: construct it while the
+  // fuzzing process is still small.
+  KeptProbeChild(Work work, std::chrono::milliseconds limit) : work_(std::move(work)), limit_(limit) {
+    start_forker();
+  }
   KeptProbeChild(const KeptProbeChild&) = delete;
   KeptProbeChild& operator=(const KeptProbeChild&) = delete;
-  ~KeptProbeChild() { stop(); }
+  // Closing the control socket makes the forker kill the copy and exit.
+  ~KeptProbeChild() {
+    drop_copy();
+    ::close(control_);
+    while (::waitpid(forker_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
 
   // How `work(request)` ended in the kept copy: Finished (returned), Refused
   // (threw an InputError: the product reports it from its probe child and
   // does not load the input again), Failed (threw anything else), Crashed
   // (the copy died) or TimedOut (killed at the limit).
   End run(const std::string& request) {
-    if (pid_ >= 0 && requests_ >= kRequestsPerCopy) stop();
-    if (pid_ < 0) start();
+    if (copy_ >= 0 && requests_ >= kRequestsPerCopy) drop_copy();
+    if (copy_ < 0) new_copy();
     ++requests_;
     std::uint64_t size = request.size();
     if (!send_all(&size, sizeof size) || !send_all(request.data(), request.size())) return end_of_copy();
-    pollfd p{fd_, POLLIN, 0};
+    pollfd p{copy_, POLLIN, 0};
     int ready;
     do ready = ::poll(&p, 1, static_cast<int>(limit_.count()));
     while (ready < 0 && errno == EINTR);
     if (ready <= 0) {
-      stop();
+      drop_copy();
       return End::TimedOut;
     }
     char answer = 0;
-    if (::recv(fd_, &answer, 1, 0) != 1) return end_of_copy();
+    if (::recv(copy_, &answer, 1, 0) != 1) return end_of_copy();
     if (answer == 'F') return End::Finished;
     return answer == 'I' ? End::Refused : End::Failed;
   }
 
  private:
-  void start() {
+  void start_forker() {
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) std::abort();
-    pid_ = ::fork();
-    if (pid_ < 0) std::abort();
-    if (pid_ == 0) {
+    forker_ = ::fork();
+    if (forker_ < 0) std::abort();
+    if (forker_ == 0) {
       ::close(fds[0]);
-      serve(fds[1]);
+      serve_forks(fds[1]);
     }
     ::close(fds[1]);
-    fd_ = fds[0];
+    control_ = fds[0];
   }
 
-  // In the copy: a fault ends it quietly, with no report and no crash file
-  // from the fuzzer's handlers (they would name the parent's input of the
-  // moment the copy was made).
-  [[noreturn]] void serve(int fd) {
+  // Asks the forker for a new copy (which first ends the old one) and
+  // hands it one end of the copy's socket.
+  void new_copy() {
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) std::abort();
+    if (!send_fd(control_, fds[1])) std::abort();
+    ::close(fds[1]);
+    char answer = 0;
+    if (::recv(control_, &answer, 1, MSG_WAITALL) != 1 || answer != 'N') std::abort();
+    copy_ = fds[0];
+    requests_ = 0;
+  }
+
+  // The copy itself is ended by the forker at the next request (or when
+  // the control socket closes); a copy that is not hung has already seen
+  // its socket close and left.
+  void drop_copy() {
+    if (copy_ < 0) return;
+    ::close(copy_);
+    copy_ = -1;
+  }
+
+  End end_of_copy() {
+    drop_copy();
+    return End::Crashed;
+  }
+
+  // In the forker and its copies: a fault ends them quietly, with no report
+  // and no crash file from the fuzzer's handlers (they would name the
+  // parent's input of the moment the forker was made).
+  static void quiet() {
     int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0) {
       ::dup2(null, STDOUT_FILENO);
@@ -89,6 +133,37 @@ class KeptProbeChild {
     }
     __sanitizer_set_death_callback(+[] { ::syscall(SYS_exit_group, 1); });
     for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::signal(sig, SIG_DFL);
+  }
+
+  [[noreturn]] void serve_forks(int control) {
+    quiet();
+    pid_t copy = -1;
+    for (;;) {
+      int fd = recv_fd(control);
+      end(copy);
+      if (fd < 0) break;
+      copy = ::fork();
+      if (copy == 0) {
+        ::close(control);
+        serve(fd);
+      }
+      ::close(fd);
+      if (copy < 0 || ::send(control, "N", 1, MSG_NOSIGNAL) != 1) break;
+    }
+    end(copy);
+    ::syscall(SYS_exit_group, 0);
+    __builtin_unreachable();
+  }
+
+  static void end(pid_t& copy) {
+    if (copy <= 0) return;
+    ::kill(copy, SIGKILL);
+    while (::waitpid(copy, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    copy = -1;
+  }
+
+  [[noreturn]] void serve(int fd) {
     std::string request;
     for (;;) {
       std::uint64_t size = 0;
@@ -109,6 +184,46 @@ class KeptProbeChild {
     __builtin_unreachable();
   }
 
+  static bool send_fd(int socket, int fd) {
+    char byte = 'N';
+    iovec iov{&byte, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    ssize_t n;
+    do n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    return n == 1;
+  }
+
+  // The descriptor the fuzzing process sent, or -1 once it has gone.
+  static int recv_fd(int socket) {
+    char byte = 0;
+    iovec iov{&byte, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n;
+    do n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    while (n < 0 && errno == EINTR);
+    cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&msg) : nullptr;
+    if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
+    int fd;
+    std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+    return fd;
+  }
+
   static bool recv_all(int fd, void* data, std::size_t size) {
     auto* p = static_cast<char*>(data);
     while (size > 0) {
@@ -124,7 +239,7 @@ class KeptProbeChild {
   bool send_all(const void* data, std::size_t size) {
     auto* p = static_cast<const char*>(data);
     while (size > 0) {
-      ssize_t n = ::send(fd_, p, size, MSG_NOSIGNAL);
+      ssize_t n = ::send(copy_, p, size, MSG_NOSIGNAL);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return false;
       p += n;
@@ -133,33 +248,15 @@ class KeptProbeChild {
     return true;
   }
 
-  // The copy stopped answering: it died; a new one is made at the next
-  // request.
-  End end_of_copy() {
-    stop();
-    return End::Crashed;
-  }
-
-  void stop() {
-    if (pid_ < 0) return;
-    ::kill(pid_, SIGKILL);
-    ::close(fd_);
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-    fd_ = -1;
-    requests_ = 0;
-  }
-
   // hwloc leaks what it had set up for a document it gives up on, so a copy
   // is replaced after this many requests before its heap grows large.
   static constexpr int kRequestsPerCopy = 10'000;
 
   Work work_;
   std::chrono::milliseconds limit_;
-  pid_t pid_ = -1;
-  int fd_ = -1;
+  pid_t forker_ = -1;
+  int control_ = -1;
+  int copy_ = -1;
   int requests_ = 0;
 };
 
