@@ -1,5 +1,7 @@
 #include "report/analyze_json.h"
 
+#include <utility>
+
 #include "report/bandwidth_json.h"
 #include "report/crosscheck_json.h"
 #include "report/report_meta.h"
@@ -13,6 +15,12 @@ using nlohmann::json;
 template <class T>
 json opt(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
+}
+
+// json::update copies every value, and a log's document can hold 65,536
+// connections: the parts are moved in instead.
+void move_items_into(json& j, json&& from) {
+  for (auto& item : from.items()) j[item.key()] = std::move(item.value());
 }
 
 json nccl_log_json(const NcclLogReport& r, bool detail) {
@@ -35,7 +43,7 @@ json nccl_log_json(const NcclLogReport& r, bool detail) {
             {"lines", r.lines}};
   json env = json::object();
   for (const auto& e : r.env) env[e.name] = e.value;
-  j["env"] = env;
+  j["env"] = std::move(env);
   json speeds = json::array();
   for (const auto& d : r.net_device_speeds)
     speeds.push_back({{"name", d.name},
@@ -44,7 +52,7 @@ json nccl_log_json(const NcclLogReport& r, bool detail) {
                       {"link_layer", d.link_layer.empty() ? json(nullptr) : json(d.link_layer)},
                       {"host", d.host.empty() ? json(nullptr) : json(d.host)},
                       {"line", d.line}});
-  j["net_device_speeds"] = speeds;
+  j["net_device_speeds"] = std::move(speeds);
   if (detail) {
     json conns = json::array();
     for (const auto& c : r.connections)
@@ -61,7 +69,7 @@ json nccl_log_json(const NcclLogReport& r, bool detail) {
                        {"shared", c.shared},
                        {"host", c.host},
                        {"line", c.line}});
-    j["connections"] = conns;
+    j["connections"] = std::move(conns);
   }
   return j;
 }
@@ -261,9 +269,9 @@ json artifact_json(const Artifact& a, bool detail) {
   if (a.nccl_log && (a.kind == ArtifactKind::NcclLog || a.nccl_log->records > 0)) {
     json log = nccl_log_json(*a.nccl_log, detail);
     if (a.kind == ArtifactKind::NcclLog)
-      j.update(log);
+      move_items_into(j, std::move(log));
     else
-      j["nccl_log"] = log;
+      j["nccl_log"] = std::move(log);
   }
   if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests, a.busbw_vs_nics));
   if (a.ibv) j.update(ibv_json(*a.ibv));
@@ -278,7 +286,7 @@ json artifact_json(const Artifact& a, bool detail) {
     // over a temporary's items() would outlive the temporary.)
     const json meta = report_meta({}, "", std::nullopt);
     for (const auto& [key, value] : meta.items()) t.erase(key);
-    j.update(t);
+    move_items_into(j, std::move(t));
   }
   return j;
 }
@@ -292,7 +300,7 @@ json analyze_json(const std::vector<Artifact>& artifacts, bool detail, std::chro
   Status status = worse(overall_status(artifacts), crosscheck_status(crosschecks));
   json j = {{"schema", "gdrcheck.analyze/1"},
             {"status", status_name(status)},
-            {"artifacts", list},
+            {"artifacts", std::move(list)},
             {"crosscheck", crosscheck_json(crosschecks)}};
   add_report_meta(j, report_meta(now, modelled_nccl_rules(), std::nullopt));
   return j;
