@@ -44,9 +44,7 @@ class KeptProbeChild {
 
   // Forks the process that forks the copies: construct it while the
   // fuzzing process is still small.
-  KeptProbeChild(Work work, std::chrono::milliseconds limit) : work_(std::move(work)), limit_(limit) {
-    start_forker();
-  }
+  KeptProbeChild(Work work, std::chrono::milliseconds limit) : work_(std::move(work)), limit_(limit) { start_forker(); }
   KeptProbeChild(const KeptProbeChild&) = delete;
   KeptProbeChild& operator=(const KeptProbeChild&) = delete;
   // Closing the control socket makes the forker kill the copy and exit.
