@@ -1,7 +1,5 @@
 #include "evidence/nccl_log_messages.h"
 
-#include <algorithm>
-
 #include "evidence/log_scan.h"
 
 namespace gdrcheck {
@@ -14,14 +12,6 @@ using scan::is_space;
 using scan::skip_spaces;
 using scan::take_int;
 using scan::trim;
-
-bool is_host_char(char c) {
-  return is_alnum(c) || c == '-' || c == '_';
-}
-
-bool is_masked_host(std::string_view h) {
-  return h.empty() || std::all_of(h.begin(), h.end(), [](char c) { return c == 'x' || c == 'X' || c == '-'; });
-}
 
 std::string clip(std::string_view s, std::size_t n) {
   return s.size() <= n ? std::string(s) : std::string(s.substr(0, n)) + "...";

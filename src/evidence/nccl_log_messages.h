@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evidence/log_scan.h"
 #include "evidence/nccl_log.h"
 #include "nccl/nccl_version.h"
 
@@ -20,10 +21,19 @@ namespace gdrcheck {
 inline constexpr std::size_t kNcclMaxText = 160;  // quoted log text in messages
 inline constexpr std::size_t kNcclMaxName = 64;   // a net / plugin / device name
 
-// A character of a host name as log prefixes print it.
-bool is_host_char(char c);
-// Placeholders people type over their host names: "XXXXX", "xxx-xxx".
-bool is_masked_host(std::string_view h);
+// A character of a host name as log prefixes print it (NCCL cuts the
+// host name at the first '.' and turns other specials into '-'). Inline:
+// the record scanner asks it of every byte before a prefix's ':'.
+inline bool is_host_char(char c) {
+  return scan::is_alnum(c) || c == '-' || c == '_';
+}
+// Placeholders people type over their host names: "XXXXX", "xxx-xxx" (and
+// no name at all).
+inline bool is_masked_host(std::string_view h) {
+  for (char c : h)
+    if (c != 'x' && c != 'X' && c != '-') return false;
+  return true;
+}
 
 // `s` cut to `n` bytes, "..." marking the cut.
 std::string clip(std::string_view s, std::size_t n = kNcclMaxText);

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "evidence/log_scan.h"
+#include "evidence/nccl_log_messages.h"
 
 namespace gdrcheck {
 namespace {
@@ -11,11 +12,6 @@ namespace {
 using scan::all_digits;
 using scan::is_alnum;
 using scan::is_space;
-
-// NCCL cuts the host name at the first '.' and turns other specials into '-'.
-bool is_host_byte(char c) {
-  return is_alnum(c) || c == '-' || c == '_';
-}
 
 // The whitespace-free token that ends at or before `end`, not reaching
 // before `lo`.
@@ -57,15 +53,8 @@ std::optional<HostToken> host_token_before(std::string_view s, std::size_t end, 
   if (pid == c2 || pid == lo || s[pid - 1] != ':') return std::nullopt;
   std::size_t c1 = pid - 1;
   std::size_t h = c1;
-  while (h > lo && is_host_byte(s[h - 1])) --h;
+  while (h > lo && is_host_char(s[h - 1])) --h;
   return HostToken{s.substr(h, c1 - h), s.substr(pid, c2 - pid), h};
-}
-
-// Placeholders people type over their host names: "XXXXX", "xxx-xxx".
-bool is_placeholder_host(std::string_view h) {
-  for (char c : h)
-    if (c != 'x' && c != 'X' && c != '-') return false;
-  return true;
 }
 
 // "INFO" / "WARN" / "TRACE" standing as a word at the start of `rest`.
@@ -153,7 +142,7 @@ NcclRecordScanner::Prefix NcclRecordScanner::prefix_before(const Marker& m, std:
     p.start = dev.start;
     if (auto h = host_token_before(line_, dev.start, lo)) {
       p.start = h->start;
-      p.host = is_placeholder_host(h->host) ? std::string_view() : h->host;
+      p.host = is_masked_host(h->host) ? std::string_view() : h->host;
       p.pid = h->pid;
     }
     return p;
