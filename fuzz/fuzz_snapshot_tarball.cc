@@ -36,18 +36,28 @@ void check_links_stay_inside(const fs::path& dir) {
   }
 }
 
+// The private directory of this process, removed when it exits.
+std::string g_base;
+
 }  // namespace
 
+// In memory (/dev/shm) where there is one: every input writes, unpacks and
+// removes a tree, which costs more on a disk's file system.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  for (std::string dir : {"/dev/shm", "/tmp"}) {
+    g_base = dir + "/fuzz-tarball-XXXXXX";
+    if (!::mkdtemp(g_base.data())) continue;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(g_base, ec);
+    });
+    return 0;
+  }
+  std::abort();  // nowhere to unpack: the target cannot run
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  // In memory (/dev/shm) where there is one: every input writes, unpacks
-  // and removes a tree, which costs more on a disk's file system.
-  static const std::string base = [] {
-    for (std::string dir : {"/dev/shm", "/tmp"}) {
-      std::string tmpl = dir + "/fuzz-tarball-XXXXXX";
-      if (::mkdtemp(tmpl.data())) return tmpl;
-    }
-    std::abort();  // nowhere to unpack: the target cannot run
-  }();
+  const std::string& base = g_base;
   const std::string tarball = base + "/input.tar", dest = base + "/root", canary = base + "/canary";
   {
     int fd = ::open(tarball.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
