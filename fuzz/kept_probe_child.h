@@ -182,40 +182,43 @@ class KeptProbeChild {
     __builtin_unreachable();
   }
 
-  static bool send_fd(int socket, int fd) {
+  // One byte on a socket with room beside it for one descriptor
+  // (SCM_RIGHTS): how the fuzzing process hands the forker a copy's end.
+  struct FdMessage {
     char byte = 'N';
     iovec iov{&byte, 1};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
     msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    FdMessage() {
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+    }
+    FdMessage(const FdMessage&) = delete;
+    FdMessage& operator=(const FdMessage&) = delete;
+  };
+
+  static bool send_fd(int socket, int fd) {
+    FdMessage m;
+    cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
     ssize_t n;
-    do n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
+    do n = ::sendmsg(socket, &m.msg, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
     return n == 1;
   }
 
   // The descriptor the fuzzing process sent, or -1 once it has gone.
   static int recv_fd(int socket) {
-    char byte = 0;
-    iovec iov{&byte, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
+    FdMessage m;
     ssize_t n;
-    do n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    do n = ::recvmsg(socket, &m.msg, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
-    cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&msg) : nullptr;
+    cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&m.msg) : nullptr;
     if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
     int fd;
     std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
