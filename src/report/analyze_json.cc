@@ -273,11 +273,11 @@ json artifact_json(const Artifact& a, bool detail) {
     else
       j["nccl_log"] = std::move(log);
   }
-  if (a.nccl_tests) j.update(nccl_tests_json(*a.nccl_tests, a.busbw_vs_nics));
-  if (a.ibv) j.update(ibv_json(*a.ibv));
-  if (a.gdscheck) j.update(gdscheck_json(*a.gdscheck));
-  if (a.gdsio) j.update(gdsio_json(*a.gdsio));
-  if (a.cufile_log) j.update(cufile_log_json(*a.cufile_log));
+  if (a.nccl_tests) move_items_into(j, nccl_tests_json(*a.nccl_tests, a.busbw_vs_nics));
+  if (a.ibv) move_items_into(j, ibv_json(*a.ibv));
+  if (a.gdscheck) move_items_into(j, gdscheck_json(*a.gdscheck));
+  if (a.gdsio) move_items_into(j, gdsio_json(*a.gdsio));
+  if (a.cufile_log) move_items_into(j, cufile_log_json(*a.cufile_log));
   if (a.perftest) j["perftest"] = perftest_json(*a.perftest);
   if (a.topology && a.paths) {
     json t = topo_json(*a.topology, *a.paths);
