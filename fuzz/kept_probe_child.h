@@ -74,7 +74,7 @@ class KeptProbeChild {
       return End::TimedOut;
     }
     char answer = 0;
-    if (::recv(copy_, &answer, 1, 0) != 1) return end_of_copy();
+    if (!recv_all(copy_, &answer, 1)) return end_of_copy();
     if (answer == 'F') return End::Finished;
     return answer == 'I' ? End::Refused : End::Failed;
   }
@@ -100,8 +100,11 @@ class KeptProbeChild {
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) std::abort();
     if (!send_fd(control_, fds[1])) std::abort();
     ::close(fds[1]);
+    // recv_all retries a read that a signal interrupted: libFuzzer's
+    // SIGALRM (every -timeout/2 + 1 s) has no SA_RESTART, and one arriving
+    // while the forker was forking made this abort as a false crash.
     char answer = 0;
-    if (::recv(control_, &answer, 1, MSG_WAITALL) != 1 || answer != 'N') std::abort();
+    if (!recv_all(control_, &answer, 1) || answer != 'N') std::abort();
     copy_ = fds[0];
     requests_ = 0;
   }
